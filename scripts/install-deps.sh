@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sealvol needs to build and test, skipping any
+# already present. Usage: scripts/install-deps.sh [build|test|bench|fuzz]...
+# Runs apt-get as root, or through sudo when not root.
+set -euo pipefail
+
+build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev
+  libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev)
+test_pkgs=(libgtest-dev libgmock-dev python3 sqlite3)
+fuzz_pkgs=(clang libclang-rt-14-dev)
+bench_pkgs=(libbenchmark-dev casync restic hyperfine)
+
+want=()
+[ $# -eq 0 ] && set -- build
+for group in "$@"; do
+  case "$group" in
+    build) want+=("${build_pkgs[@]}") ;;
+    test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+    fuzz) want+=("${fuzz_pkgs[@]}") ;;
+    bench) want+=("${build_pkgs[@]}" "${bench_pkgs[@]}") ;;
+    *) echo "install-deps: unknown group '$group' (build|test|bench|fuzz)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+[ "$(id -u)" -ne 0 ] && sudo=(sudo)
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,115 @@
+#include "base/file.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <filesystem>
+#include <random>
+
+namespace sealvol {
+
+void UniqueFd::Reset() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+Result<std::string> ReadFile(const std::string& path, uint64_t max_size) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return ErrnoStatus(errno, "open " + path);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat " + path);
+  if (static_cast<uint64_t>(st.st_size) > max_size) {
+    return InvalidArgument(path + " is " + std::to_string(st.st_size) +
+                           " bytes, more than the limit of " +
+                           std::to_string(max_size));
+  }
+  std::string out;
+  out.resize(static_cast<size_t>(st.st_size));
+  SV_ASSIGN_OR_RETURN(size_t n, PreadFull(fd.get(), out.data(), out.size(), 0,
+                                          "read " + path));
+  out.resize(n);
+  return out;
+}
+
+Status WriteAll(int fd, std::string_view data, std::string_view what) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(errno, std::string("write ") + std::string(what));
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return Status::Ok();
+}
+
+Result<size_t> PreadFull(int fd, char* buf, size_t len, uint64_t offset,
+                         std::string_view what) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = ::pread(fd, buf + done, len - done,
+                        static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(errno, what);
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
+Status MakeDirs(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return IOError("create directory " + path + ": " + ec.message());
+  return Status::Ok();
+}
+
+Status FsyncDir(const std::string& dir) {
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd.valid()) return ErrnoStatus(errno, "open directory " + dir);
+  if (::fsync(fd.get()) != 0) return ErrnoStatus(errno, "fsync " + dir);
+  return Status::Ok();
+}
+
+std::string TempPathFor(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  return dir + ".tmp-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter.fetch_add(1)) + "-" + std::to_string(rng());
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       AtomicMode mode) {
+  std::string tmp = TempPathFor(path);
+  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                     0644));
+  if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
+  Status s = WriteAll(fd.get(), data, tmp);
+  if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus(errno, "fsync " + tmp);
+  if (s.ok() && ::close(fd.Release()) != 0) {
+    s = ErrnoStatus(errno, "close " + tmp);
+  }
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s;
+  }
+  unsigned flags = mode == AtomicMode::kNoReplace ? RENAME_NOREPLACE : 0;
+  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), flags) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    if (err == EEXIST) return AlreadyExists(path + " already exists");
+    return ErrnoStatus(err, "rename " + tmp + " to " + path);
+  }
+  auto slash = path.rfind('/');
+  return FsyncDir(slash == std::string::npos ? "." : path.substr(0, slash));
+}
+
+}  // namespace sealvol

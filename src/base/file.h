@@ -1,0 +1,80 @@
+// File helpers over POSIX: an owning fd, whole-file reads with a size cap,
+// and the atomic write every store uses (temp file, write, fsync, close,
+// rename, fsync the directory).
+//
+// Thread safety: free functions are safe to call concurrently; a UniqueFd is
+// owned by one thread at a time.
+#ifndef SEALVOL_BASE_FILE_H_
+#define SEALVOL_BASE_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace sealvol {
+
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() { Reset(); }
+  UniqueFd(UniqueFd&& o) noexcept : fd_(o.Release()) {}
+  UniqueFd& operator=(UniqueFd&& o) noexcept {
+    if (this != &o) {
+      Reset();
+      fd_ = o.Release();
+    }
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int Release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void Reset();
+
+ private:
+  int fd_ = -1;
+};
+
+// Reads the whole file at `path`. InvalidArgument when it is larger than
+// `max_size` bytes (the file is not read past the cap).
+Result<std::string> ReadFile(const std::string& path, uint64_t max_size);
+
+// Writes all of `data` to `fd`, retrying short writes and EINTR.
+Status WriteAll(int fd, std::string_view data, std::string_view what);
+
+// Reads up to `len` bytes at `offset`, retrying short reads and EINTR; fewer
+// bytes only at end of file. Returns the number read.
+Result<size_t> PreadFull(int fd, char* buf, size_t len, uint64_t offset,
+                         std::string_view what);
+
+// Creates `path` and its parents (mode 0755); OK when it already exists.
+Status MakeDirs(const std::string& path);
+
+Status FsyncDir(const std::string& dir);
+
+enum class AtomicMode {
+  kReplace,    // an existing file is replaced atomically
+  kNoReplace,  // an existing file is kept; AlreadyExists is returned
+};
+
+// Writes `data` to `path` atomically: readers see the old file, or the whole
+// new one, never a part. A crash at any point leaves at most a temp file named
+// `.tmp-*` beside `path`. With kNoReplace an existing file is never touched.
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       AtomicMode mode = AtomicMode::kReplace);
+
+// A unique temp path beside `path` (same directory, so rename is atomic).
+std::string TempPathFor(const std::string& path);
+
+}  // namespace sealvol
+
+#endif  // SEALVOL_BASE_FILE_H_

@@ -1,0 +1,53 @@
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace sealvol::cli {
+
+void RegisterVersions(CLI::App& app, Globals& g) {
+  auto volume = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "versions", "List a volume's versions, oldest first, with their tags.");
+  cmd->add_option("VOLUME", *volume, "Volume name")->required();
+  cmd->add_flag("--json", g.json, "Print JSON");
+  cmd->callback([&g, volume] {
+    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+      SV_RETURN_IF_ERROR(ValidateVolumeName(*volume));
+      auto& meta = st.registry().meta();
+      SV_ASSIGN_OR_RETURN(auto versions, meta.ListVersions(*volume));
+      SV_ASSIGN_OR_RETURN(auto tags, meta.ListTags(*volume));
+      auto tags_of = [&](const Digest& d) {
+        std::vector<std::string> out;
+        for (const auto& t : tags) {
+          if (t.digest == d) out.push_back(t.tag);
+        }
+        return out;
+      };
+      if (g.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& v : versions) {
+          list.push_back({{"digest", v.digest.ToString()},
+                          {"created", FormatTime(v.created)},
+                          {"files", v.files},
+                          {"bytes", v.bytes},
+                          {"tags", tags_of(v.digest)},
+                          {"annotations", nlohmann::json::parse(
+                                              v.annotations, nullptr, false)}});
+        }
+        PrintJson({{"volume", *volume}, {"versions", std::move(list)}});
+        return Status::Ok();
+      }
+      for (const auto& v : versions) {
+        std::string t;
+        for (const auto& name : tags_of(v.digest)) t += (t.empty() ? "" : ",") + name;
+        std::printf("%s  %s  %6llu files  %10s  %s\n",
+                    v.digest.ToString().c_str(), FormatTime(v.created).c_str(),
+                    static_cast<unsigned long long>(v.files),
+                    HumanBytes(v.bytes).c_str(), t.c_str());
+      }
+      return Status::Ok();
+    });
+  });
+}
+
+}  // namespace sealvol::cli

@@ -1,0 +1,48 @@
+// sealvol: publish model directories as immutable, content-addressed
+// versions; tag them; pull and verify them. See docs/cli.md.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace sealvol::cli;
+  CLI::App app(
+      "sealvol: immutable, content-addressed versions of model directories.\n"
+      "Publish a directory once, name it by its sha256 digest, move tags,\n"
+      "pull and verify it anywhere. Docs: docs/cli.md");
+  app.set_version_flag("--version", "sealvol 0.1.0");
+  app.require_subcommand(1);
+  app.fallthrough();
+  Globals g;
+  app.add_option("--store", g.store_dir,
+                 "Store directory (default: $SEALVOL_HOME, else "
+                 "~/.local/share/sealvol)");
+  app.add_flag("-q,--quiet", g.quiet, "No progress display");
+
+  RegisterPublish(app, g);
+  RegisterDigest(app, g);
+  RegisterResolve(app, g);
+  RegisterLs(app, g);
+  RegisterCat(app, g);
+  RegisterVersions(app, g);
+  RegisterVolumes(app, g);
+  RegisterTags(app, g);
+  RegisterTag(app, g);
+  RegisterUntag(app, g);
+  RegisterHistory(app, g);
+  RegisterDiff(app, g);
+  RegisterPull(app, g);
+  RegisterVerify(app, g);
+  RegisterGc(app, g);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  return kExitOk;
+}

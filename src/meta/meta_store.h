@@ -1,0 +1,98 @@
+// MetaStore: the registry's small, transactional state: volumes, versions
+// (with annotations), tags and every tag move. Blobs live in a BlobStore;
+// a MetaStore names them only by digest.
+//
+// Implementations: SqliteMetaStore (embedded). Every method is atomic; a
+// method that fails changes nothing.
+//
+// Thread safety: safe for concurrent use from many threads, and the SQLite
+// implementation from many processes sharing one database file.
+#ifndef SEALVOL_META_META_STORE_H_
+#define SEALVOL_META_META_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "hash/digest.h"
+
+namespace sealvol {
+
+struct VersionRecord {
+  std::string volume;
+  Digest digest;
+  int64_t created = 0;      // unix seconds, when first committed
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+  std::string annotations;  // a JSON object: who, when, from where
+};
+
+struct TagRecord {
+  std::string tag;
+  Digest digest;
+  int64_t updated = 0;
+};
+
+struct TagMove {
+  std::optional<Digest> from;  // absent when the tag was created
+  std::optional<Digest> to;    // absent when the tag was removed
+  int64_t at = 0;
+  std::string actor;
+  std::string note;
+};
+
+// What a tag move requires of the tag's current value.
+struct TagExpect {
+  enum class Kind { kAny, kAbsent, kDigest };
+  Kind kind = Kind::kAny;
+  Digest digest;
+  static TagExpect Any() { return {}; }
+  static TagExpect Absent() { return {Kind::kAbsent, {}}; }
+  static TagExpect Is(const Digest& d) { return {Kind::kDigest, d}; }
+};
+
+class MetaStore {
+ public:
+  virtual ~MetaStore() = default;
+
+  // Records a version (creating its volume). Idempotent: recording a version
+  // that exists keeps the first record and returns OK.
+  virtual Status AddVersion(const VersionRecord& v) = 0;
+
+  // NotFound when the volume has no such version.
+  virtual Result<VersionRecord> GetVersion(const std::string& volume,
+                                           const Digest& digest) = 0;
+  // Oldest first. NotFound when the volume does not exist.
+  virtual Result<std::vector<VersionRecord>> ListVersions(
+      const std::string& volume) = 0;
+  virtual Result<std::vector<std::string>> ListVolumes() = 0;
+
+  // NotFound when the tag does not exist.
+  virtual Result<Digest> GetTag(const std::string& volume,
+                                const std::string& tag) = 0;
+  virtual Result<std::vector<TagRecord>> ListTags(const std::string& volume) = 0;
+
+  // Points `tag` at `to` (or removes it when `to` is empty) if its current
+  // value matches `expect`, and appends the move to the tag's history in the
+  // same transaction. FailedPrecondition naming the current value when it
+  // does not match; NotFound when `to` is not a version of the volume, or
+  // when removing a tag that does not exist. Moving a tag to the digest it
+  // already has succeeds and records nothing.
+  virtual Status MoveTag(const std::string& volume, const std::string& tag,
+                         const std::optional<Digest>& to,
+                         const TagExpect& expect, const std::string& actor,
+                         const std::string& note) = 0;
+
+  // Oldest first.
+  virtual Result<std::vector<TagMove>> TagHistory(const std::string& volume,
+                                                  const std::string& tag) = 0;
+
+  // Every committed version of every volume: the roots GC marks from.
+  virtual Result<std::vector<Digest>> AllVersionDigests() = 0;
+};
+
+}  // namespace sealvol
+
+#endif  // SEALVOL_META_META_STORE_H_

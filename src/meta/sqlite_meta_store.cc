@@ -1,0 +1,380 @@
+#include "meta/sqlite_meta_store.h"
+
+#include <sqlite3.h>
+
+#include <ctime>
+
+namespace sealvol {
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS volumes (
+  name    TEXT PRIMARY KEY,
+  created INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+  id          INTEGER PRIMARY KEY,
+  volume      TEXT NOT NULL REFERENCES volumes(name),
+  digest      TEXT NOT NULL,
+  created     INTEGER NOT NULL,
+  files       INTEGER NOT NULL,
+  bytes       INTEGER NOT NULL,
+  annotations TEXT NOT NULL,
+  UNIQUE (volume, digest));
+CREATE TABLE IF NOT EXISTS tags (
+  volume  TEXT NOT NULL,
+  tag     TEXT NOT NULL,
+  digest  TEXT NOT NULL,
+  updated INTEGER NOT NULL,
+  PRIMARY KEY (volume, tag));
+CREATE TABLE IF NOT EXISTS tag_history (
+  id     INTEGER PRIMARY KEY,
+  volume TEXT NOT NULL,
+  tag    TEXT NOT NULL,
+  from_digest TEXT,
+  to_digest   TEXT,
+  at     INTEGER NOT NULL,
+  actor  TEXT NOT NULL,
+  note   TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS tag_history_by_tag ON tag_history (volume, tag, id);
+)sql";
+
+// A prepared statement that finalizes itself. Bind* take 1-based indexes.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Status Prepared() const {
+    if (rc_ == SQLITE_OK) return Status::Ok();
+    return IOError(std::string("metadata database: ") + sqlite3_errmsg(db_));
+  }
+  void Bind(int i, const std::string& s) {
+    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
+                      SQLITE_TRANSIENT);
+  }
+  void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
+  void BindNull(int i) { sqlite3_bind_null(stmt_, i); }
+  void Bind(int i, const std::optional<Digest>& d) {
+    if (d) Bind(i, d->ToString());
+    else BindNull(i);
+  }
+  // True for a row, false when done; IOError on failure.
+  Result<bool> Step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return IOError(std::string("metadata database: ") + sqlite3_errmsg(db_));
+  }
+  std::string Text(int col) {
+    auto p = sqlite3_column_text(stmt_, col);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  bool IsNull(int col) { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  int64_t Int(int col) { return sqlite3_column_int64(stmt_, col); }
+  Result<Digest> DigestAt(int col) {
+    auto d = Digest::Parse(Text(col));
+    if (!d) return Corruption("metadata database holds a bad digest");
+    return d;
+  }
+  Result<std::optional<Digest>> OptDigestAt(int col) {
+    if (IsNull(col)) return std::optional<Digest>();
+    SV_ASSIGN_OR_RETURN(Digest d, DigestAt(col));
+    return std::optional<Digest>(d);
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int rc_;
+};
+
+Status Exec(sqlite3* db, const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) {
+    return Status::Ok();
+  }
+  std::string msg = err ? err : "unknown error";
+  sqlite3_free(err);
+  return IOError("metadata database: " + msg);
+}
+
+// Runs `fn` inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error.
+template <typename Fn>
+Status InWriteTxn(sqlite3* db, Fn fn) {
+  SV_RETURN_IF_ERROR(Exec(db, "BEGIN IMMEDIATE"));
+  Status s = fn();
+  if (s.ok()) s = Exec(db, "COMMIT");
+  if (!s.ok()) (void)Exec(db, "ROLLBACK");
+  return s;
+}
+
+int64_t Now() { return static_cast<int64_t>(::time(nullptr)); }
+
+Result<VersionRecord> VersionFromRow(Stmt& q) {
+  VersionRecord v;
+  v.volume = q.Text(0);
+  SV_ASSIGN_OR_RETURN(v.digest, q.DigestAt(1));
+  v.created = q.Int(2);
+  v.files = static_cast<uint64_t>(q.Int(3));
+  v.bytes = static_cast<uint64_t>(q.Int(4));
+  v.annotations = q.Text(5);
+  return v;
+}
+
+}  // namespace
+
+struct SqliteMetaStore::Db {
+  sqlite3* handle = nullptr;
+  ~Db() { sqlite3_close_v2(handle); }
+};
+
+SqliteMetaStore::SqliteMetaStore(std::unique_ptr<Db> db) : db_(std::move(db)) {}
+SqliteMetaStore::~SqliteMetaStore() = default;
+
+Result<std::unique_ptr<SqliteMetaStore>> SqliteMetaStore::Open(
+    const std::string& path) {
+  auto db = std::make_unique<Db>();
+  int rc = sqlite3_open_v2(
+      path.c_str(), &db->handle,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+      nullptr);
+  if (rc != SQLITE_OK) {
+    return IOError("open metadata database " + path + ": " +
+                   (db->handle ? sqlite3_errmsg(db->handle) : "out of memory"));
+  }
+  // Other processes may hold the write lock while they commit a version;
+  // wait for them rather than failing.
+  sqlite3_busy_timeout(db->handle, 60000);
+  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA journal_mode=WAL"));
+  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA synchronous=FULL"));
+  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA foreign_keys=ON"));
+  SV_RETURN_IF_ERROR(
+      InWriteTxn(db->handle, [&] { return Exec(db->handle, kSchema); }));
+  return std::unique_ptr<SqliteMetaStore>(new SqliteMetaStore(std::move(db)));
+}
+
+Status SqliteMetaStore::AddVersion(const VersionRecord& v) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sqlite3* db = db_->handle;
+  return InWriteTxn(db, [&]() -> Status {
+    Stmt vol(db, "INSERT OR IGNORE INTO volumes(name, created) VALUES(?, ?)");
+    SV_RETURN_IF_ERROR(vol.Prepared());
+    vol.Bind(1, v.volume);
+    vol.Bind(2, v.created ? v.created : Now());
+    SV_RETURN_IF_ERROR(vol.Step().status());
+    Stmt ins(db,
+             "INSERT OR IGNORE INTO versions(volume, digest, created, files, "
+             "bytes, annotations) VALUES(?, ?, ?, ?, ?, ?)");
+    SV_RETURN_IF_ERROR(ins.Prepared());
+    ins.Bind(1, v.volume);
+    ins.Bind(2, v.digest.ToString());
+    ins.Bind(3, v.created ? v.created : Now());
+    ins.Bind(4, static_cast<int64_t>(v.files));
+    ins.Bind(5, static_cast<int64_t>(v.bytes));
+    ins.Bind(6, v.annotations.empty() ? std::string("{}") : v.annotations);
+    return ins.Step().status();
+  });
+}
+
+Result<VersionRecord> SqliteMetaStore::GetVersion(const std::string& volume,
+                                                  const Digest& digest) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle,
+         "SELECT volume, digest, created, files, bytes, annotations "
+         "FROM versions WHERE volume = ? AND digest = ?");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  q.Bind(1, volume);
+  q.Bind(2, digest.ToString());
+  SV_ASSIGN_OR_RETURN(bool row, q.Step());
+  if (!row) {
+    return NotFound("volume '" + volume + "' has no version " +
+                    digest.ToString());
+  }
+  return VersionFromRow(q);
+}
+
+Result<std::vector<VersionRecord>> SqliteMetaStore::ListVersions(
+    const std::string& volume) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt exists(db_->handle, "SELECT 1 FROM volumes WHERE name = ?");
+  SV_RETURN_IF_ERROR(exists.Prepared());
+  exists.Bind(1, volume);
+  SV_ASSIGN_OR_RETURN(bool found, exists.Step());
+  if (!found) return NotFound("no volume named '" + volume + "'");
+  Stmt q(db_->handle,
+         "SELECT volume, digest, created, files, bytes, annotations "
+         "FROM versions WHERE volume = ? ORDER BY id");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  q.Bind(1, volume);
+  std::vector<VersionRecord> out;
+  for (;;) {
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    SV_ASSIGN_OR_RETURN(VersionRecord v, VersionFromRow(q));
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> SqliteMetaStore::ListVolumes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle, "SELECT name FROM volumes ORDER BY name");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  std::vector<std::string> out;
+  for (;;) {
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    out.push_back(q.Text(0));
+  }
+  return out;
+}
+
+Result<Digest> SqliteMetaStore::GetTag(const std::string& volume,
+                                       const std::string& tag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle, "SELECT digest FROM tags WHERE volume = ? AND tag = ?");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  q.Bind(1, volume);
+  q.Bind(2, tag);
+  SV_ASSIGN_OR_RETURN(bool row, q.Step());
+  if (!row) return NotFound("no tag '" + volume + ":" + tag + "'");
+  return q.DigestAt(0);
+}
+
+Result<std::vector<TagRecord>> SqliteMetaStore::ListTags(
+    const std::string& volume) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle,
+         "SELECT tag, digest, updated FROM tags WHERE volume = ? ORDER BY tag");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  q.Bind(1, volume);
+  std::vector<TagRecord> out;
+  for (;;) {
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    TagRecord t;
+    t.tag = q.Text(0);
+    SV_ASSIGN_OR_RETURN(t.digest, q.DigestAt(1));
+    t.updated = q.Int(2);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Status SqliteMetaStore::MoveTag(const std::string& volume,
+                                const std::string& tag,
+                                const std::optional<Digest>& to,
+                                const TagExpect& expect,
+                                const std::string& actor,
+                                const std::string& note) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sqlite3* db = db_->handle;
+  return InWriteTxn(db, [&]() -> Status {
+    Stmt cur(db, "SELECT digest FROM tags WHERE volume = ? AND tag = ?");
+    SV_RETURN_IF_ERROR(cur.Prepared());
+    cur.Bind(1, volume);
+    cur.Bind(2, tag);
+    SV_ASSIGN_OR_RETURN(bool has_row, cur.Step());
+    std::optional<Digest> from;
+    if (has_row) {
+      SV_ASSIGN_OR_RETURN(Digest d, cur.DigestAt(0));
+      from = d;
+    }
+    std::string name = volume + ":" + tag;
+    std::string now_at = from ? from->ToString() : std::string("(no tag)");
+    if (expect.kind == TagExpect::Kind::kAbsent && from) {
+      return FailedPrecondition("tag " + name + " already exists at " + now_at);
+    }
+    if (expect.kind == TagExpect::Kind::kDigest && from != expect.digest) {
+      return FailedPrecondition("tag " + name + " is at " + now_at +
+                                ", not the expected " +
+                                expect.digest.ToString());
+    }
+    if (!to && !from) return NotFound("no tag '" + name + "' to remove");
+    if (to == from) return Status::Ok();
+    if (to) {
+      Stmt v(db, "SELECT 1 FROM versions WHERE volume = ? AND digest = ?");
+      SV_RETURN_IF_ERROR(v.Prepared());
+      v.Bind(1, volume);
+      v.Bind(2, to->ToString());
+      SV_ASSIGN_OR_RETURN(bool exists, v.Step());
+      if (!exists) {
+        return NotFound("volume '" + volume + "' has no version " +
+                        to->ToString());
+      }
+      Stmt up(db,
+              "INSERT INTO tags(volume, tag, digest, updated) VALUES(?,?,?,?) "
+              "ON CONFLICT(volume, tag) DO UPDATE SET digest = excluded.digest,"
+              " updated = excluded.updated");
+      SV_RETURN_IF_ERROR(up.Prepared());
+      up.Bind(1, volume);
+      up.Bind(2, tag);
+      up.Bind(3, to->ToString());
+      up.Bind(4, Now());
+      SV_RETURN_IF_ERROR(up.Step().status());
+    } else {
+      Stmt del(db, "DELETE FROM tags WHERE volume = ? AND tag = ?");
+      SV_RETURN_IF_ERROR(del.Prepared());
+      del.Bind(1, volume);
+      del.Bind(2, tag);
+      SV_RETURN_IF_ERROR(del.Step().status());
+    }
+    Stmt h(db,
+           "INSERT INTO tag_history(volume, tag, from_digest, to_digest, at, "
+           "actor, note) VALUES(?,?,?,?,?,?,?)");
+    SV_RETURN_IF_ERROR(h.Prepared());
+    h.Bind(1, volume);
+    h.Bind(2, tag);
+    h.Bind(3, from);
+    h.Bind(4, to);
+    h.Bind(5, Now());
+    h.Bind(6, actor);
+    h.Bind(7, note);
+    return h.Step().status();
+  });
+}
+
+Result<std::vector<TagMove>> SqliteMetaStore::TagHistory(
+    const std::string& volume, const std::string& tag) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle,
+         "SELECT from_digest, to_digest, at, actor, note FROM tag_history "
+         "WHERE volume = ? AND tag = ? ORDER BY id");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  q.Bind(1, volume);
+  q.Bind(2, tag);
+  std::vector<TagMove> out;
+  for (;;) {
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    TagMove m;
+    SV_ASSIGN_OR_RETURN(m.from, q.OptDigestAt(0));
+    SV_ASSIGN_OR_RETURN(m.to, q.OptDigestAt(1));
+    m.at = q.Int(2);
+    m.actor = q.Text(3);
+    m.note = q.Text(4);
+    out.push_back(std::move(m));
+  }
+  if (out.empty()) return NotFound("tag '" + volume + ":" + tag + "' has no history");
+  return out;
+}
+
+Result<std::vector<Digest>> SqliteMetaStore::AllVersionDigests() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle, "SELECT DISTINCT digest FROM versions");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  std::vector<Digest> out;
+  for (;;) {
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) break;
+    SV_ASSIGN_OR_RETURN(Digest d, q.DigestAt(0));
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace sealvol

@@ -1,0 +1,136 @@
+#include "registry/registry.h"
+
+#include <unordered_set>
+
+#include "hash/sha256.h"
+#include "store/blob_reader.h"
+
+namespace sealvol {
+
+Result<std::vector<std::string>> Registry::MissingBlobs(const Manifest& m,
+                                                        size_t limit) {
+  std::vector<std::string> missing;
+  auto check = [&](const Digest& d, const std::string& what) -> Status {
+    SV_ASSIGN_OR_RETURN(bool has, blobs_->Has(d));
+    if (!has && missing.size() < limit) {
+      missing.push_back(d.ToString() + " (" + what + ")");
+    }
+    return Status::Ok();
+  };
+  for (const auto& e : m.entries) {
+    if (e.type != EntryType::kFile || e.size == 0) continue;
+    if (!e.chunks) {
+      SV_RETURN_IF_ERROR(check(e.sha256, e.path));
+      continue;
+    }
+    auto chunks = FileChunks(*blobs_, e);
+    if (!chunks) {
+      if (chunks.error().code() != StatusCode::kNotFound) return chunks.error();
+      if (missing.size() < limit) {
+        missing.push_back(e.chunks->ToString() + " (chunk index of " + e.path +
+                          ")");
+      }
+      continue;
+    }
+    uint64_t offset = 0;
+    for (const auto& c : *chunks) {
+      SV_RETURN_IF_ERROR(
+          check(c.digest, e.path + " at offset " + std::to_string(offset)));
+      offset += c.length;
+    }
+  }
+  return missing;
+}
+
+Result<Digest> Registry::CommitVersion(const std::string& volume,
+                                       std::string_view manifest,
+                                       const std::string& annotations,
+                                       CompressPolicy compress) {
+  SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
+  SV_ASSIGN_OR_RETURN(Manifest m, ParseManifest(manifest));
+  Digest digest = Sha256::Of(manifest);
+  SV_ASSIGN_OR_RETURN(auto missing, MissingBlobs(m, 20));
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& s : missing) list += "\n  " + s;
+    return FailedPrecondition("version " + digest.ToString() +
+                              " names blobs the store lacks:" + list);
+  }
+  auto put = blobs_->Put(digest, EncodeEnvelope(manifest, compress));
+  if (!put) return put.error();
+  if (!*put) SV_RETURN_IF_ERROR(blobs_->Keep(digest));
+  VersionRecord v;
+  v.volume = volume;
+  v.digest = digest;
+  v.files = m.FileCount();
+  v.bytes = m.TotalBytes();
+  v.annotations = annotations;
+  SV_RETURN_IF_ERROR(meta_->AddVersion(v));
+  return digest;
+}
+
+Result<Digest> Registry::Resolve(const Ref& ref) {
+  if (ref.digest) {
+    SV_RETURN_IF_ERROR(meta_->GetVersion(ref.volume, *ref.digest).status());
+    return *ref.digest;
+  }
+  return meta_->GetTag(ref.volume, ref.tag);
+}
+
+Result<Manifest> Registry::LoadManifest(const std::string& volume,
+                                        const Digest& digest) {
+  SV_RETURN_IF_ERROR(meta_->GetVersion(volume, digest).status());
+  return ReadManifest(*blobs_, digest);
+}
+
+Status Registry::MoveTag(const std::string& volume, const std::string& tag,
+                         const std::optional<Digest>& to,
+                         const TagExpect& expect, const std::string& actor,
+                         const std::string& note) {
+  SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
+  SV_RETURN_IF_ERROR(ValidateTag(tag));
+  return meta_->MoveTag(volume, tag, to, expect, actor, note);
+}
+
+Result<GcStats> Registry::CollectGarbage(int64_t grace_seconds, bool dry_run,
+                                         int64_t now) {
+  GcStats stats;
+  std::unordered_set<Digest, DigestHash> live;
+  SV_ASSIGN_OR_RETURN(std::vector<Digest> roots, meta_->AllVersionDigests());
+  stats.versions = roots.size();
+  for (const Digest& root : roots) {
+    auto m = ReadManifest(*blobs_, root);
+    if (!m) {
+      return m.error().WithContext("gc stopped, nothing removed: version " +
+                                   root.ToString() + " cannot be read");
+    }
+    live.insert(root);
+    for (const auto& e : m->entries) {
+      if (e.type != EntryType::kFile || e.size == 0) continue;
+      if (e.chunks) live.insert(*e.chunks);
+      auto chunks = FileChunks(*blobs_, e);
+      if (!chunks) {
+        return chunks.error().WithContext("gc stopped, nothing removed");
+      }
+      for (const auto& c : *chunks) live.insert(c.digest);
+    }
+  }
+  stats.live_blobs = live.size();
+  std::vector<BlobInfo> doomed;
+  SV_RETURN_IF_ERROR(blobs_->List([&](const BlobInfo& b) {
+    if (live.count(b.digest)) return;
+    if (now - b.mtime < grace_seconds) {
+      ++stats.young;
+      return;
+    }
+    doomed.push_back(b);
+  }));
+  for (const auto& b : doomed) {
+    ++stats.removed;
+    stats.removed_bytes += b.stored_size;
+    if (!dry_run) SV_RETURN_IF_ERROR(blobs_->Delete(b.digest));
+  }
+  return stats;
+}
+
+}  // namespace sealvol

@@ -1,0 +1,47 @@
+#include "store/blob_reader.h"
+
+#include "format/envelope.h"
+
+namespace sealvol {
+
+Result<std::string> ReadBlob(BlobStore& store, const Digest& digest,
+                             uint64_t exact_size, uint64_t max_size) {
+  SV_ASSIGN_OR_RETURN(std::string envelope, store.Get(digest));
+  return DecodeVerified(envelope, digest, exact_size, max_size);
+}
+
+Result<Manifest> ReadManifest(BlobStore& store, const Digest& digest) {
+  SV_ASSIGN_OR_RETURN(std::string bytes, ReadBlob(store, digest));
+  auto m = ParseManifest(bytes);
+  if (!m) return m.error().WithContext("manifest " + digest.ToString());
+  return m;
+}
+
+Result<std::vector<ChunkRef>> FileChunks(BlobStore& store,
+                                         const ManifestEntry& file) {
+  if (file.size == 0) return std::vector<ChunkRef>{};
+  if (!file.chunks) {
+    return std::vector<ChunkRef>{
+        ChunkRef{file.sha256, static_cast<uint32_t>(file.size)}};
+  }
+  // An index has at most one entry per minimum-size chunk of the file, plus
+  // the last one.
+  uint64_t max_count = file.size / kChunkParamsV1.min_size + 2;
+  uint64_t max_bytes = kChunkIndexHeaderSize + max_count * kChunkIndexEntrySize;
+  auto bytes = ReadBlob(store, *file.chunks, kUnknownSize, max_bytes);
+  if (!bytes) {
+    return bytes.error().WithContext("chunk index of '" + file.path + "'");
+  }
+  auto index = ParseChunkIndex(*bytes, kChunkParamsV1.max_size, max_count);
+  if (!index) {
+    return index.error().WithContext("chunk index of '" + file.path + "'");
+  }
+  if (index->TotalSize() != file.size) {
+    return Corruption("chunk index of '" + file.path + "' adds up to " +
+                      std::to_string(index->TotalSize()) + " bytes, but the "
+                      "file is " + std::to_string(file.size));
+  }
+  return std::move(index->chunks);
+}
+
+}  // namespace sealvol

@@ -1,0 +1,127 @@
+#include "store/local_blob_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+#include <memory>
+
+#include "base/file.h"
+
+namespace sealvol {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+template <typename Fn>
+Status ForEachDirEntry(const std::string& dir, Fn fn) {
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), ::closedir);
+  if (!d) {
+    if (errno == ENOENT) return Status::Ok();
+    return ErrnoStatus(errno, "open directory " + dir);
+  }
+  while (dirent* e = ::readdir(d.get())) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    fn(name);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LocalBlobStore>> LocalBlobStore::Open(
+    const std::string& root) {
+  std::string r = root;
+  while (r.size() > 1 && r.back() == '/') r.pop_back();
+  std::string base = r + "/blobs/sha256";
+  for (int i = 0; i < 256; ++i) {
+    std::string sub = base + "/" + kHex[i >> 4] + kHex[i & 15];
+    struct stat st;
+    if (::stat(sub.c_str(), &st) == 0) continue;
+    SV_RETURN_IF_ERROR(MakeDirs(sub));
+  }
+  return std::unique_ptr<LocalBlobStore>(new LocalBlobStore(r));
+}
+
+std::string LocalBlobStore::PathFor(const Digest& digest) const {
+  std::string hex = digest.Hex();
+  return root_ + "/blobs/sha256/" + hex.substr(0, 2) + "/" + hex;
+}
+
+Result<bool> LocalBlobStore::Put(const Digest& digest,
+                                 std::string_view envelope) {
+  Status s = WriteFileAtomic(PathFor(digest), envelope, AtomicMode::kNoReplace);
+  if (s.ok()) return true;
+  if (s.code() == StatusCode::kAlreadyExists) return false;
+  return s.WithContext("store blob " + digest.ToString());
+}
+
+Result<std::string> LocalBlobStore::Get(const Digest& digest) {
+  auto data = ReadFile(PathFor(digest), kMaxEnvelopeSize);
+  if (!data && data.error().code() == StatusCode::kNotFound) {
+    return NotFound("blob " + digest.ToString() + " is not in the store");
+  }
+  if (!data) {
+    return data.error().WithContext("read blob " + digest.ToString());
+  }
+  return data;
+}
+
+Result<bool> LocalBlobStore::Has(const Digest& digest) {
+  struct stat st;
+  if (::stat(PathFor(digest).c_str(), &st) == 0) return true;
+  if (errno == ENOENT) return false;
+  return ErrnoStatus(errno, "stat blob " + digest.ToString());
+}
+
+Status LocalBlobStore::Keep(const Digest& digest) {
+  if (::utimensat(AT_FDCWD, PathFor(digest).c_str(), nullptr, 0) == 0) {
+    return Status::Ok();
+  }
+  return ErrnoStatus(errno, "touch blob " + digest.ToString());
+}
+
+Status LocalBlobStore::Delete(const Digest& digest) {
+  if (::unlink(PathFor(digest).c_str()) == 0 || errno == ENOENT) {
+    return Status::Ok();
+  }
+  return ErrnoStatus(errno, "delete blob " + digest.ToString());
+}
+
+Status LocalBlobStore::List(const std::function<void(const BlobInfo&)>& fn) {
+  for (int i = 0; i < 256; ++i) {
+    std::string sub = root_ + "/blobs/sha256/" + kHex[i >> 4] + kHex[i & 15];
+    SV_RETURN_IF_ERROR(ForEachDirEntry(sub, [&](const std::string& name) {
+      auto d = Digest::ParseHex(name);
+      if (!d) return;  // temp files and strays are not blobs
+      struct stat st;
+      if (::stat((sub + "/" + name).c_str(), &st) != 0) return;
+      fn(BlobInfo{*d, static_cast<uint64_t>(st.st_size), st.st_mtime});
+    }));
+  }
+  return Status::Ok();
+}
+
+Result<uint64_t> LocalBlobStore::CollectTemp(int64_t min_age_seconds) {
+  uint64_t removed = 0;
+  int64_t now = ::time(nullptr);
+  for (int i = 0; i < 256; ++i) {
+    std::string sub = root_ + "/blobs/sha256/" + kHex[i >> 4] + kHex[i & 15];
+    SV_RETURN_IF_ERROR(ForEachDirEntry(sub, [&](const std::string& name) {
+      if (name.rfind(".tmp-", 0) != 0) return;
+      std::string path = sub + "/" + name;
+      struct stat st;
+      if (::stat(path.c_str(), &st) == 0 &&
+          now - st.st_mtime >= min_age_seconds && ::unlink(path.c_str()) == 0) {
+        ++removed;
+      }
+    }));
+  }
+  return removed;
+}
+
+}  // namespace sealvol
