@@ -1,0 +1,134 @@
+// The MetaStore suite, run against every implementation (today: SQLite in a
+// file, and SQLite in memory).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "hash/sha256.h"
+#include "meta/sqlite_meta_store.h"
+
+namespace sealvol {
+namespace {
+
+class MetaStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/sealvol-meta-test-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    meta_ = std::move(*SqliteMetaStore::Open(dir_ + "/meta.db"));
+  }
+  void TearDown() override {
+    meta_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  VersionRecord Version(const std::string& volume, const std::string& seed) {
+    VersionRecord v;
+    v.volume = volume;
+    v.digest = Sha256::Of(seed);
+    v.files = 3;
+    v.bytes = 100;
+    v.annotations = R"({"user":"ci"})";
+    return v;
+  }
+  std::string dir_;
+  std::unique_ptr<SqliteMetaStore> meta_;
+};
+
+TEST_F(MetaStoreTest, VersionsAndVolumes) {
+  EXPECT_EQ(meta_->ListVersions("acme/m").error().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());  // idempotent
+  ASSERT_TRUE(meta_->AddVersion(Version("other/x", "v1")).ok());
+  auto versions = meta_->ListVersions("acme/m");
+  ASSERT_TRUE(versions.has_value());
+  ASSERT_EQ(versions->size(), 2u);
+  EXPECT_EQ((*versions)[0].digest, Sha256::Of("v1"));
+  EXPECT_EQ((*versions)[1].digest, Sha256::Of("v2"));
+  EXPECT_EQ((*versions)[0].annotations, R"({"user":"ci"})");
+  EXPECT_EQ(*meta_->ListVolumes(), (std::vector<std::string>{"acme/m", "other/x"}));
+  EXPECT_TRUE(meta_->GetVersion("acme/m", Sha256::Of("v2")).has_value());
+  EXPECT_EQ(meta_->GetVersion("other/x", Sha256::Of("v2")).error().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(meta_->AllVersionDigests()->size(), 2u);  // distinct digests
+}
+
+TEST_F(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
+  Digest v1 = Sha256::Of("v1"), v2 = Sha256::Of("v2");
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
+  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v1, TagExpect::Absent(), "ann",
+                             "first").ok());
+  Status again = meta_->MoveTag("acme/m", "prod", v2, TagExpect::Absent(), "bob", "");
+  EXPECT_EQ(again.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(again.message().find(v1.ToString()), std::string::npos);
+  Status wrong = meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v2), "bob", "");
+  EXPECT_EQ(wrong.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(*meta_->GetTag("acme/m", "prod"), v1);  // unchanged
+  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v1), "bob",
+                             "promote").ok());
+  EXPECT_EQ(*meta_->GetTag("acme/m", "prod"), v2);
+  // Moving to the same digest records nothing.
+  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v2, TagExpect::Any(), "x", "").ok());
+  // A tag can only point at a version of its volume.
+  EXPECT_EQ(meta_->MoveTag("acme/m", "prod", Sha256::Of("zz"), TagExpect::Any(),
+                           "x", "").code(),
+            StatusCode::kNotFound);
+  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(),
+                             "carol", "retire").ok());
+  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(meta_->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(), "c", "")
+                .code(),
+            StatusCode::kNotFound);
+  auto h = meta_->TagHistory("acme/m", "prod");
+  ASSERT_TRUE(h.has_value());
+  ASSERT_EQ(h->size(), 3u);
+  EXPECT_FALSE((*h)[0].from.has_value());
+  EXPECT_EQ((*h)[0].to, v1);
+  EXPECT_EQ((*h)[0].actor, "ann");
+  EXPECT_EQ((*h)[1].from, v1);
+  EXPECT_EQ((*h)[1].to, v2);
+  EXPECT_EQ((*h)[1].note, "promote");
+  EXPECT_EQ((*h)[2].from, v2);
+  EXPECT_FALSE((*h)[2].to.has_value());
+}
+
+// Separate connections stand in for separate processes: each round, every
+// writer tries to move the tag from the value it read; exactly one wins.
+TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
+  constexpr int kWriters = 4, kRounds = 20;
+  for (int i = 0; i < kWriters; ++i) {
+    ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "w" + std::to_string(i))).ok());
+  }
+  ASSERT_TRUE(meta_->MoveTag("acme/m", "t", Sha256::Of("w0"), TagExpect::Any(),
+                             "init", "").ok());
+  std::vector<std::unique_ptr<SqliteMetaStore>> conns;
+  for (int i = 0; i < kWriters; ++i) {
+    conns.push_back(std::move(*SqliteMetaStore::Open(dir_ + "/meta.db")));
+  }
+  std::atomic<int> wins{0};
+  for (int round = 0; round < kRounds; ++round) {
+    Digest current = *meta_->GetTag("acme/m", "t");
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kWriters; ++i) {
+      threads.emplace_back([&, i] {
+        Digest to = Sha256::Of("w" + std::to_string((i + round) % kWriters));
+        if (to == current) to = Sha256::Of("w" + std::to_string((i + round + 1) % kWriters));
+        Status s = conns[i]->MoveTag("acme/m", "t", to, TagExpect::Is(current),
+                                     "w" + std::to_string(i), "");
+        if (s.ok()) ++wins;
+        else EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(wins.exchange(0), 1) << "round " << round;
+  }
+  EXPECT_EQ(meta_->TagHistory("acme/m", "t")->size(), 1u + kRounds);
+}
+
+}  // namespace
+}  // namespace sealvol

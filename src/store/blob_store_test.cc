@@ -1,0 +1,149 @@
+// The shared BlobStore suite: every implementation must pass it.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "format/envelope.h"
+#include "hash/sha256.h"
+#include "store/fault_injecting_blob_store.h"
+#include "store/local_blob_store.h"
+#include "store/memory_blob_store.h"
+
+namespace sealvol {
+namespace {
+
+struct StoreFactory {
+  std::string name;
+  std::function<std::unique_ptr<BlobStore>(const std::string& dir)> make;
+};
+
+class BlobStoreSuite : public ::testing::TestWithParam<StoreFactory> {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/sealvol-store-test-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    store_ = GetParam().make(dir_);
+  }
+  void TearDown() override {
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  std::string dir_;
+  std::unique_ptr<BlobStore> store_;
+};
+
+TEST_P(BlobStoreSuite, PutGetHasDelete) {
+  Digest d = Sha256::Of("hello");
+  std::string env = EncodeEnvelope("hello", CompressPolicy::kNone);
+  EXPECT_FALSE(*store_->Has(d));
+  auto missing = store_->Get(d);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->Keep(d).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(*store_->Put(d, env));
+  EXPECT_TRUE(*store_->Has(d));
+  EXPECT_EQ(*store_->Get(d), env);
+  EXPECT_TRUE(store_->Keep(d).ok());
+  EXPECT_TRUE(store_->Delete(d).ok());
+  EXPECT_FALSE(*store_->Has(d));
+  EXPECT_TRUE(store_->Delete(d).ok());  // idempotent
+}
+
+TEST_P(BlobStoreSuite, NeverRewritesAnExistingBlob) {
+  Digest d = Sha256::Of("x");
+  EXPECT_TRUE(*store_->Put(d, "first"));
+  EXPECT_FALSE(*store_->Put(d, "second"));
+  EXPECT_EQ(*store_->Get(d), "first");
+}
+
+TEST_P(BlobStoreSuite, ListsEveryBlobOnce) {
+  std::set<Digest> want;
+  for (int i = 0; i < 50; ++i) {
+    Digest d = Sha256::Of(std::to_string(i));
+    want.insert(d);
+    ASSERT_TRUE(store_->Put(d, "v" + std::to_string(i)).has_value());
+  }
+  std::set<Digest> got;
+  ASSERT_TRUE(store_->List([&](const BlobInfo& b) {
+                      EXPECT_TRUE(got.insert(b.digest).second);
+                      EXPECT_GT(b.stored_size, 0u);
+                    })
+                  .ok());
+  EXPECT_EQ(got, want);
+}
+
+TEST_P(BlobStoreSuite, ConcurrentPutsOfOneBlobLeaveOneIntactCopy) {
+  Digest d = Sha256::Of("race");
+  std::string env(1 << 20, 'r');
+  std::atomic<int> written{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&] {
+      auto r = store_->Put(d, env);
+      ASSERT_TRUE(r.has_value());
+      if (*r) ++written;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(written.load(), 1);
+  EXPECT_EQ(*store_->Get(d), env);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllStores, BlobStoreSuite,
+    ::testing::Values(
+        StoreFactory{"local",
+                     [](const std::string& dir) -> std::unique_ptr<BlobStore> {
+                       return std::move(*LocalBlobStore::Open(dir));
+                     }},
+        StoreFactory{"memory",
+                     [](const std::string&) -> std::unique_ptr<BlobStore> {
+                       return std::make_unique<MemoryBlobStore>();
+                     }}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(LocalBlobStoreTest, UsesTheSpecifiedLayoutAndCleansTempFiles) {
+  char tmpl[] = "/tmp/sealvol-local-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  auto store = std::move(*LocalBlobStore::Open(dir));
+  Digest d = Sha256::Of("abc");
+  ASSERT_TRUE(store->Put(d, "x").has_value());
+  std::string hex = d.Hex();
+  EXPECT_TRUE(std::filesystem::exists(dir + "/blobs/sha256/" + hex.substr(0, 2) +
+                                      "/" + hex));
+  // A writer killed mid-put leaves a temp file: List ignores it and
+  // CollectTemp removes it.
+  std::string tmp = dir + "/blobs/sha256/ab/.tmp-123-0-0";
+  { std::ofstream(tmp) << "partial"; }
+  int listed = 0;
+  ASSERT_TRUE(store->List([&](const BlobInfo&) { ++listed; }).ok());
+  EXPECT_EQ(listed, 1);
+  EXPECT_EQ(*store->CollectTemp(3600), 0u);  // too young
+  EXPECT_EQ(*store->CollectTemp(0), 1u);
+  EXPECT_FALSE(std::filesystem::exists(tmp));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FaultInjectingBlobStoreTest, FailsFromTheNthCallUntilHealed) {
+  MemoryBlobStore base;
+  FaultInjectingBlobStore store(&base);
+  store.FailFromCall(3, Unavailable("down"));
+  Digest d = Sha256::Of("a");
+  EXPECT_TRUE(store.Put(d, "a").has_value());
+  EXPECT_TRUE(store.Has(d).has_value());
+  auto r = store.Get(d);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code(), StatusCode::kUnavailable);
+  EXPECT_FALSE(store.Has(d).has_value());
+  store.Heal();
+  EXPECT_TRUE(store.Get(d).has_value());
+}
+
+}  // namespace
+}  // namespace sealvol
