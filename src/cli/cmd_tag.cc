@@ -40,6 +40,29 @@ void RegisterTag(CLI::App& app, Globals& g) {
       SV_ASSIGN_OR_RETURN(Digest d, st.registry().Resolve(src));
       SV_ASSIGN_OR_RETURN(TagExpect expect, ParseExpect(a->expect));
       for (const auto& t : a->tags) SV_RETURN_IF_ERROR(ValidateTag(t));
+      // Check every expectation before moving any tag, so a mismatch on one
+      // leaves all of them where they were (each move re-checks atomically).
+      if (expect.kind != TagExpect::Kind::kAny) {
+        for (const auto& t : a->tags) {
+          auto cur = st.registry().meta().GetTag(src.volume, t);
+          if (!cur && cur.error().code() != StatusCode::kNotFound) {
+            return cur.error();
+          }
+          bool ok = expect.kind == TagExpect::Kind::kAbsent
+                        ? !cur.has_value()
+                        : cur.has_value() && *cur == expect.digest;
+          if (!ok) {
+            return FailedPrecondition(
+                "tag " + src.volume + ":" + t + " is at " +
+                (cur ? cur->ToString() : std::string("(no tag)")) +
+                ", not the expected " +
+                (expect.kind == TagExpect::Kind::kAbsent
+                     ? std::string("(no tag)")
+                     : expect.digest.ToString()) +
+                "; no tag was moved");
+          }
+        }
+      }
       nlohmann::json moved = nlohmann::json::array();
       for (const auto& t : a->tags) {
         SV_RETURN_IF_ERROR(st.registry().MoveTag(src.volume, t, d, expect,

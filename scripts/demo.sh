@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The main job on the embedded store, narrated: publish a model directory,
+# tag it, change one tensor, publish again, see how little was new, pull it
+# back and verify it. Uses a throwaway store under demo-work/.
+set -euo pipefail
+BUILD=${1:-build}
+SV="$BUILD/sealvol"
+GEN="$BUILD/sealvol-genmodel"
+WORK=${DEMO_DIR:-demo-work}
+rm -rf "$WORK"
+mkdir -p "$WORK"
+export SEALVOL_HOME="$WORK/store"
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+run() { printf '$ %s\n' "$*" >&2; "$@"; }
+
+say "1. Make a sample model directory (3 files, ~200 MB of bf16 weights)"
+run "$GEN" "$WORK/model-v1" --size 200000000 --seed 7
+ls -l "$WORK/model-v1"
+
+say "2. Publish it as version 1 of volume demo/tiny-llm, tagged 'prod'"
+echo "   sealvol chunks every file, stores each chunk once, and names the"
+echo "   whole tree by one sha256 digest. The version can never change."
+D1=$(run "$SV" publish "$WORK/model-v1" demo/tiny-llm:prod)
+echo "   version 1 is $D1"
+
+say "3. Look at the version: its files, sizes and sha256s"
+run "$SV" ls demo/tiny-llm:prod
+
+say "4. Fine-tune: rewrite a few tensors and insert one mid-file, then publish v2"
+run "$GEN" "$WORK/model-v2" --size 200000000 --seed 7 --variant 2 >/dev/null
+run "$SV" publish "$WORK/model-v2" demo/tiny-llm:v2 --json | tee "$WORK/v2.json"
+python3 - "$WORK/v2.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"   v2 is {s['bytes']/1e6:.1f} MB, but only {s['new_bytes']/1e6:.1f} MB "
+      f"({100*s['new_bytes']/s['bytes']:.1f}%) were new; the rest was reused.")
+PY
+
+say "5. What changed between the two versions?"
+run "$SV" diff demo/tiny-llm:prod demo/tiny-llm:v2
+
+say "6. Promote v2 to prod, but only if prod is still v1 (compare-and-swap)"
+run "$SV" tag demo/tiny-llm:v2 prod --expect "$D1" --note "promote fine-tune"
+run "$SV" history demo/tiny-llm:prod
+
+say "7. Pull prod into a fresh directory; every chunk and file is verified"
+run "$SV" pull demo/tiny-llm:prod "$WORK/deployed"
+run diff -r "$WORK/model-v2" "$WORK/deployed" && echo "   identical to the source tree"
+
+say "8. Re-hash every blob of both versions in the store"
+run "$SV" verify "demo/tiny-llm@$D1"
+run "$SV" verify demo/tiny-llm:prod
+
+say "Done. The store is in $WORK/store; try: $SV --store $WORK/store versions demo/tiny-llm"

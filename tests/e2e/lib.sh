@@ -1,0 +1,47 @@
+# Shared helpers for the end-to-end tests: each test script drives the real
+# sealvol binary against a fresh store in a scratch directory.
+#   usage in a test: source lib.sh; ...; finish
+set -u
+SEALVOL=${SEALVOL:?set SEALVOL to the sealvol binary}
+GENMODEL=${GENMODEL:?set GENMODEL to the sealvol-genmodel binary}
+WORK=$(mktemp -d /tmp/sealvol-e2e-XXXXXX)
+export SEALVOL_HOME=$WORK/store
+trap 'rm -rf "$WORK"' EXIT
+PASSED=0
+FAILED=0
+
+pass() { PASSED=$((PASSED + 1)); }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL: $*" >&2; }
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+  if [ "$2" == "$3" ]; then pass; else fail "$1: got '$2', want '$3'"; fi
+}
+# expect_contains WHAT HAYSTACK NEEDLE
+expect_contains() {
+  if [[ "$2" == *"$3"* ]]; then pass; else fail "$1: '$2' does not contain '$3'"; fi
+}
+# expect_exit CODE CMD... : runs CMD, checks its exit code, keeps its output
+# in $OUT (stdout) and $ERR (stderr).
+expect_exit() {
+  local want=$1
+  shift
+  OUT=$("$@" 2>"$WORK/stderr")
+  local got=$?
+  ERR=$(cat "$WORK/stderr")
+  if [ "$got" == "$want" ]; then
+    pass
+  else
+    fail "exit code of '$*': got $got, want $want; stderr: $ERR"
+  fi
+}
+# json FIELD: reads a top-level field from the JSON in $OUT.
+json() {
+  python3 -c 'import json,sys; v=json.load(sys.stdin)[sys.argv[1]]; print(json.dumps(v) if isinstance(v,(list,dict,bool)) or v is None else v)' "$1" <<<"$OUT"
+}
+sv() { "$SEALVOL" "$@"; }
+
+finish() {
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+}
