@@ -113,3 +113,45 @@ Status WriteFileAtomic(const std::string& path, std::string_view data,
 }
 
 }  // namespace sealvol
+
+namespace sealvol {
+
+Status SyncFilesystem(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return ErrnoStatus(errno, "open " + path);
+  if (::syncfs(fd.get()) != 0) return ErrnoStatus(errno, "sync " + path);
+  return Status::Ok();
+}
+
+Status RenameBatch::Commit(const std::string& anchor) {
+  if (items_.empty()) return Status::Ok();
+  Status s = SyncFilesystem(anchor);
+  size_t i = 0;
+  for (; s.ok() && i < items_.size(); ++i) {
+    const Item& it = items_[i];
+    unsigned flags = it.mode == AtomicMode::kNoReplace ? RENAME_NOREPLACE : 0;
+    if (::renameat2(AT_FDCWD, it.tmp.c_str(), AT_FDCWD, it.final_path.c_str(),
+                    flags) != 0) {
+      if (errno == EEXIST && it.mode == AtomicMode::kNoReplace) {
+        ::unlink(it.tmp.c_str());  // someone else stored the same content
+      } else {
+        s = ErrnoStatus(errno, "rename " + it.tmp + " to " + it.final_path);
+        ::unlink(it.tmp.c_str());
+      }
+    }
+  }
+  if (!s.ok()) {
+    items_.erase(items_.begin(), items_.begin() + i);
+    Abandon();
+    return s;
+  }
+  items_.clear();
+  return SyncFilesystem(anchor);
+}
+
+void RenameBatch::Abandon() {
+  for (const auto& it : items_) ::unlink(it.tmp.c_str());
+  items_.clear();
+}
+
+}  // namespace sealvol

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 
@@ -74,6 +75,38 @@ Status WriteFileAtomic(const std::string& path, std::string_view data,
 
 // A unique temp path beside `path` (same directory, so rename is atomic).
 std::string TempPathFor(const std::string& path);
+
+// Flushes every dirty page and inode of the filesystem holding `path`
+// (syncfs): one device flush for a whole batch of files, where an fsync per
+// file would pay the flush latency each time.
+Status SyncFilesystem(const std::string& path);
+
+// Files written to temp names and made visible together: Commit syncs the
+// filesystem (the data is durable), renames each temp file to its final
+// name, and syncs again (the names are durable). Until Commit nothing is
+// visible under a final name; a crash leaves only `.tmp-*` files.
+//
+// Thread safety: not thread safe; callers serialize.
+class RenameBatch {
+ public:
+  void Add(std::string tmp, std::string final_path, AtomicMode mode) {
+    items_.push_back({std::move(tmp), std::move(final_path), mode});
+  }
+  bool empty() const { return items_.empty(); }
+  // Renames everything after syncing the filesystem of `anchor`. With
+  // kNoReplace an existing final file is kept and the temp file removed.
+  // On error the remaining temp files are removed.
+  Status Commit(const std::string& anchor);
+  // Removes every temp file not yet committed.
+  void Abandon();
+
+ private:
+  struct Item {
+    std::string tmp, final_path;
+    AtomicMode mode;
+  };
+  std::vector<Item> items_;
+};
 
 }  // namespace sealvol
 

@@ -5,7 +5,8 @@
 // standing where the manifest needs a directory), writes each file to a
 // temp file beside it and renames it into place only once every chunk and
 // the whole-file SHA-256 have been verified, and skips files that are
-// already identical.
+// already identical. Finished files are made durable in batches (one
+// filesystem sync, then the renames, then another sync).
 //
 // Verify re-reads and re-hashes every blob of a version and reports each
 // missing or corrupt one by path, chunk number and offset.
@@ -27,7 +28,8 @@
 namespace sealvol {
 
 struct PullOptions {
-  unsigned threads = 0;  // 0 = one per core
+  unsigned threads = 0;                 // 0 = one per core
+  uint64_t batch_bytes = 256ull << 20;  // files renamed into place per sync
 };
 
 struct PullStats {

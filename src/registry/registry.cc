@@ -49,6 +49,8 @@ Result<Digest> Registry::CommitVersion(const std::string& volume,
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
   SV_ASSIGN_OR_RETURN(Manifest m, ParseManifest(manifest));
   Digest digest = Sha256::Of(manifest);
+  // Blobs this process stored become durable before anything names them.
+  SV_RETURN_IF_ERROR(blobs_->Sync());
   SV_ASSIGN_OR_RETURN(auto missing, MissingBlobs(m, 20));
   if (!missing.empty()) {
     std::string list;
@@ -59,6 +61,7 @@ Result<Digest> Registry::CommitVersion(const std::string& volume,
   auto put = blobs_->Put(digest, EncodeEnvelope(manifest, compress));
   if (!put) return put.error();
   if (!*put) SV_RETURN_IF_ERROR(blobs_->Keep(digest));
+  SV_RETURN_IF_ERROR(blobs_->Sync());
   VersionRecord v;
   v.volume = volume;
   v.digest = digest;

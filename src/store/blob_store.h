@@ -39,8 +39,15 @@ class BlobStore {
   // Stores `envelope` under `digest`, atomically: readers see nothing or the
   // whole blob. Returns true when written, false when the blob already
   // existed (it is then left untouched: a blob is never rewritten). Safe to
-  // retry. REQUIRES: envelope decodes to bytes whose SHA-256 is `digest`.
+  // retry. A stored blob is visible to this object at once (Has, Get) and
+  // durable and visible to every reader once Sync returns; a store may sync
+  // on its own earlier. REQUIRES: envelope decodes to bytes whose SHA-256 is
+  // `digest`.
   virtual Result<bool> Put(const Digest& digest, std::string_view envelope) = 0;
+
+  // Makes every blob this object has Put durable and visible to all. A
+  // version must not be committed before the Sync after its last Put.
+  virtual Status Sync() = 0;
 
   // The stored envelope. NotFound when absent; IOError/Unavailable when the
   // store cannot be read.

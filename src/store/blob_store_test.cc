@@ -115,6 +115,11 @@ TEST(LocalBlobStoreTest, UsesTheSpecifiedLayoutAndCleansTempFiles) {
   Digest d = Sha256::Of("abc");
   ASSERT_TRUE(store->Put(d, "x").has_value());
   std::string hex = d.Hex();
+  std::string final_path = dir + "/blobs/sha256/" + hex.substr(0, 2) + "/" + hex;
+  // Visible to this store at once, under its final name after Sync.
+  EXPECT_TRUE(*store->Has(d));
+  EXPECT_FALSE(std::filesystem::exists(final_path));
+  ASSERT_TRUE(store->Sync().ok());
   EXPECT_TRUE(std::filesystem::exists(dir + "/blobs/sha256/" + hex.substr(0, 2) +
                                       "/" + hex));
   // A writer killed mid-put leaves a temp file: List ignores it and
@@ -143,6 +148,40 @@ TEST(FaultInjectingBlobStoreTest, FailsFromTheNthCallUntilHealed) {
   EXPECT_FALSE(store.Has(d).has_value());
   store.Heal();
   EXPECT_TRUE(store.Get(d).has_value());
+}
+
+}  // namespace
+}  // namespace sealvol
+
+namespace sealvol {
+namespace {
+
+TEST(LocalBlobStoreTest, UnsyncedBlobsVanishWithTheStoreAndBatchesSyncThemselves) {
+  char tmpl[] = "/tmp/sealvol-local-test-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  Digest a = Sha256::Of("a");
+  {
+    auto store = std::move(*LocalBlobStore::Open(dir));
+    ASSERT_TRUE(*store->Put(a, "aaaa"));
+    EXPECT_EQ(*store->Get(a), "aaaa");
+  }  // dropped without Sync: an abandoned publish leaves nothing
+  auto other = std::move(*LocalBlobStore::Open(dir));
+  EXPECT_FALSE(*other->Has(a));
+  size_t files = 0;
+  for (auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    files += e.is_regular_file();
+  }
+  EXPECT_EQ(files, 0u);
+
+  // With a 10-byte batch, the second Put crosses it and syncs both.
+  auto small = std::move(*LocalBlobStore::Open(dir, 10));
+  Digest b = Sha256::Of("b");
+  ASSERT_TRUE(*small->Put(a, "123456"));
+  ASSERT_TRUE(*small->Put(b, "123456"));
+  auto reader = std::move(*LocalBlobStore::Open(dir));
+  EXPECT_TRUE(*reader->Has(a));
+  EXPECT_TRUE(*reader->Has(b));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

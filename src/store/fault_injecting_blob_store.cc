@@ -15,6 +15,11 @@ Result<bool> FaultInjectingBlobStore::Put(const Digest& d,
   return base_->Put(d, env);
 }
 
+Status FaultInjectingBlobStore::Sync() {
+  SV_RETURN_IF_ERROR(Check());
+  return base_->Sync();
+}
+
 Result<std::string> FaultInjectingBlobStore::Get(const Digest& d) {
   SV_RETURN_IF_ERROR(Check());
   return base_->Get(d);

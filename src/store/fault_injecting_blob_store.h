@@ -26,6 +26,7 @@ class FaultInjectingBlobStore : public BlobStore {
   uint64_t calls() const { return calls_; }
 
   Result<bool> Put(const Digest& d, std::string_view env) override;
+  Status Sync() override;
   Result<std::string> Get(const Digest& d) override;
   Result<bool> Has(const Digest& d) override;
   Status Keep(const Digest& d) override;

@@ -34,7 +34,7 @@ Status ForEachDirEntry(const std::string& dir, Fn fn) {
 }  // namespace
 
 Result<std::unique_ptr<LocalBlobStore>> LocalBlobStore::Open(
-    const std::string& root) {
+    const std::string& root, uint64_t batch_bytes) {
   std::string r = root;
   while (r.size() > 1 && r.back() == '/') r.pop_back();
   std::string base = r + "/blobs/sha256";
@@ -44,8 +44,10 @@ Result<std::unique_ptr<LocalBlobStore>> LocalBlobStore::Open(
     if (::stat(sub.c_str(), &st) == 0) continue;
     SV_RETURN_IF_ERROR(MakeDirs(sub));
   }
-  return std::unique_ptr<LocalBlobStore>(new LocalBlobStore(r));
+  return std::unique_ptr<LocalBlobStore>(new LocalBlobStore(r, batch_bytes));
 }
+
+LocalBlobStore::~LocalBlobStore() { batch_.Abandon(); }
 
 std::string LocalBlobStore::PathFor(const Digest& digest) const {
   std::string hex = digest.Hex();
@@ -54,14 +56,58 @@ std::string LocalBlobStore::PathFor(const Digest& digest) const {
 
 Result<bool> LocalBlobStore::Put(const Digest& digest,
                                  std::string_view envelope) {
-  Status s = WriteFileAtomic(PathFor(digest), envelope, AtomicMode::kNoReplace);
-  if (s.ok()) return true;
-  if (s.code() == StatusCode::kAlreadyExists) return false;
-  return s.WithContext("store blob " + digest.ToString());
+  std::string path = PathFor(digest);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_.count(digest)) return false;
+  }
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0) return false;
+  std::string tmp = TempPathFor(path);
+  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                     0444));
+  if (!fd.valid()) {
+    return ErrnoStatus(errno, "store blob " + digest.ToString() + ": create " + tmp);
+  }
+  Status s = WriteAll(fd.get(), envelope, tmp);
+  // Start writeback now so the batch's sync has little left to flush.
+  if (s.ok()) ::sync_file_range(fd.get(), 0, 0, SYNC_FILE_RANGE_WRITE);
+  if (s.ok() && ::close(fd.Release()) != 0) s = ErrnoStatus(errno, "close " + tmp);
+  if (!s.ok()) {
+    ::unlink(tmp.c_str());
+    return s.WithContext("store blob " + digest.ToString());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!pending_.emplace(digest, tmp).second) {  // another thread won the race
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  batch_.Add(tmp, path, AtomicMode::kNoReplace);
+  pending_bytes_ += envelope.size();
+  if (pending_bytes_ >= batch_bytes_) SV_RETURN_IF_ERROR(SyncLocked());
+  return true;
+}
+
+Status LocalBlobStore::Sync() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return SyncLocked();
+}
+
+Status LocalBlobStore::SyncLocked() {
+  Status s = batch_.Commit(root_ + "/blobs");
+  pending_.clear();
+  pending_bytes_ = 0;
+  return s.WithContext("sync store " + root_);
 }
 
 Result<std::string> LocalBlobStore::Get(const Digest& digest) {
-  auto data = ReadFile(PathFor(digest), kMaxEnvelopeSize);
+  std::string path = PathFor(digest);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pending_.find(digest);
+    if (it != pending_.end()) path = it->second;
+  }
+  auto data = ReadFile(path, kMaxEnvelopeSize);
   if (!data && data.error().code() == StatusCode::kNotFound) {
     return NotFound("blob " + digest.ToString() + " is not in the store");
   }
@@ -72,6 +118,10 @@ Result<std::string> LocalBlobStore::Get(const Digest& digest) {
 }
 
 Result<bool> LocalBlobStore::Has(const Digest& digest) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_.count(digest)) return true;
+  }
   struct stat st;
   if (::stat(PathFor(digest).c_str(), &st) == 0) return true;
   if (errno == ENOENT) return false;
@@ -79,6 +129,10 @@ Result<bool> LocalBlobStore::Has(const Digest& digest) {
 }
 
 Status LocalBlobStore::Keep(const Digest& digest) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_.count(digest)) return Status::Ok();  // new: mtime is now
+  }
   if (::utimensat(AT_FDCWD, PathFor(digest).c_str(), nullptr, 0) == 0) {
     return Status::Ok();
   }
@@ -86,6 +140,7 @@ Status LocalBlobStore::Keep(const Digest& digest) {
 }
 
 Status LocalBlobStore::Delete(const Digest& digest) {
+  SV_RETURN_IF_ERROR(Sync());  // a pending copy would otherwise reappear
   if (::unlink(PathFor(digest).c_str()) == 0 || errno == ENOENT) {
     return Status::Ok();
   }
@@ -93,6 +148,7 @@ Status LocalBlobStore::Delete(const Digest& digest) {
 }
 
 Status LocalBlobStore::List(const std::function<void(const BlobInfo&)>& fn) {
+  SV_RETURN_IF_ERROR(Sync());
   for (int i = 0; i < 256; ++i) {
     std::string sub = root_ + "/blobs/sha256/" + kHex[i >> 4] + kHex[i & 15];
     SV_RETURN_IF_ERROR(ForEachDirEntry(sub, [&](const std::string& name) {

@@ -16,6 +16,7 @@ namespace sealvol {
 class MemoryBlobStore : public BlobStore {
  public:
   Result<bool> Put(const Digest& digest, std::string_view envelope) override;
+  Status Sync() override { return Status::Ok(); }
   Result<std::string> Get(const Digest& digest) override;
   Result<bool> Has(const Digest& digest) override;
   Status Keep(const Digest& digest) override;
