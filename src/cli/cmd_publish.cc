@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "base/file.h"
 #include "publish/publisher.h"
 
 namespace sealvol::cli {
@@ -15,6 +16,7 @@ struct PublishArgs {
   std::string compress = "auto";
   std::string note;
   unsigned threads = 0;
+  bool no_cache = false;
 };
 
 nlohmann::json Annotations(const std::string& dir) {
@@ -32,7 +34,12 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
   PublishOptions opts;
   opts.compress = policy;
   opts.threads = a.threads;
-  Publisher publisher(&st.blobs(), opts);
+  std::unique_ptr<FileCache> cache;
+  if (!a.no_cache) {
+    SV_RETURN_IF_ERROR(MakeDirs(st.root() + "/cache"));
+    SV_ASSIGN_OR_RETURN(cache, FileCache::Open(st.root() + "/cache/files.db"));
+  }
+  Publisher publisher(&st.blobs(), opts, cache.get());
   PublishProgress progress;
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -68,6 +75,7 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
                {"stored_bytes", built->stored_bytes},
                {"chunks", built->chunks},
                {"new_chunks", built->new_chunks},
+               {"cached_files", built->cached_files},
                {"seconds", secs}});
     return Status::Ok();
   }
@@ -100,6 +108,9 @@ void RegisterPublish(CLI::App& app, Globals& g) {
       ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Worker threads (0 = one per core)");
   cmd->add_option("--note", a->note, "Note recorded in the tag's history");
+  cmd->add_flag("--no-cache", a->no_cache,
+                "Read and hash every file, even ones unchanged (same inode, "
+                "size and times) since an earlier publish into this store");
   cmd->add_flag("--json", g.json, "Print a JSON summary");
   cmd->callback([&g, a] {
     Run(g, EmbeddedStore::Lock::kShared,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include "format/chunk_index.h"
 #include "hash/sha256.h"
 #include "publish/tree_walker.h"
+#include "store/blob_reader.h"
 
 namespace sealvol {
 namespace {
@@ -86,7 +88,41 @@ struct FileResult {
   const SourceFile* src;
   Digest sha256;
   std::deque<ChunkRef> chunks;  // deque: workers hold pointers into it
+  int64_t read_at_ns = 0;       // when reading finished; 0 = from the cache
 };
+
+int64_t NowNs() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return Nanos(ts);
+}
+
+// Fills `fr` from the file cache when the file is unchanged and the store
+// still holds every chunk (refreshing their age for GC); false otherwise.
+bool FromCache(FileCache& cache, BlobStore& store, Run& run, FileResult* fr) {
+  const SourceFile& f = *fr->src;
+  auto hit = cache.Lookup(f);
+  if (!hit) return false;
+  ManifestEntry e;
+  e.path = f.path;
+  e.size = f.size;
+  e.sha256 = hit->sha256;
+  e.chunks = hit->chunks;
+  auto chunks = FileChunks(store, e);
+  if (!chunks) return false;
+  for (const auto& c : *chunks) {
+    if (!store.Keep(c.digest).ok()) return false;
+  }
+  if (hit->chunks && !store.Keep(*hit->chunks).ok()) return false;
+  fr->sha256 = hit->sha256;
+  fr->chunks.assign(chunks->begin(), chunks->end());
+  run.reused_bytes += f.size;
+  if (run.progress) {
+    run.progress->read_bytes += f.size;
+    run.progress->reused_bytes += f.size;
+  }
+  return true;
+}
 
 Status ScanFile(Run& run, ThreadPool& pool, size_t block, FileResult* fr) {
   const SourceFile& f = *fr->src;
@@ -156,6 +192,7 @@ Status ScanFile(Run& run, ThreadPool& pool, size_t block, FileResult* fr) {
     return changed();
   }
   fr->sha256 = file_hash.Finish();
+  fr->read_at_ns = NowNs();
   return Status::Ok();
 }
 
@@ -176,6 +213,11 @@ Result<BuiltVersion> Publisher::Build(const std::string& dir,
       if (f.type != EntryType::kFile) continue;
       FileResult& fr = files.emplace_back();
       fr.src = &f;
+      if (cache_ != nullptr && store_ != nullptr &&
+          FromCache(*cache_, *store_, run, &fr)) {
+        ++out.cached_files;
+        continue;
+      }
       Status s = ScanFile(run, pool, options_.read_block, &fr);
       if (!s.ok()) {
         run.Fail(s);
@@ -210,6 +252,9 @@ Result<BuiltVersion> Publisher::Build(const std::string& dir,
         (void)isnew;
         e.chunks = d;
       }
+      if (cache_ != nullptr && fr.read_at_ns != 0) {
+        cache_->Record(f, CachedFile{e.sha256, e.chunks}, fr.read_at_ns);
+      }
       ++out.files;
     }
     out.manifest.entries.push_back(std::move(e));
@@ -220,6 +265,8 @@ Result<BuiltVersion> Publisher::Build(const std::string& dir,
   out.reused_bytes = run.reused_bytes;
   out.stored_bytes = run.stored_bytes;
   out.new_chunks = run.new_chunks;
+  // The cache only saves work later; failing to update it fails nothing.
+  if (cache_ != nullptr) (void)cache_->Flush();
   return out;
 }
 

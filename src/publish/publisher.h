@@ -20,6 +20,7 @@
 
 #include "format/envelope.h"
 #include "format/manifest.h"
+#include "publish/file_cache.h"
 #include "store/blob_store.h"
 
 namespace sealvol {
@@ -50,14 +51,18 @@ struct BuiltVersion {
   uint64_t stored_bytes = 0;  // envelope bytes written (after compression)
   uint64_t chunks = 0;
   uint64_t new_chunks = 0;
+  uint64_t cached_files = 0;  // files not read: the file cache knew them
 };
 
 class Publisher {
  public:
   // `store` may be null: then nothing is stored and only the digest is
-  // computed (`sealvol digest`).
-  Publisher(BlobStore* store, PublishOptions options)
-      : store_(store), options_(options) {}
+  // computed (`sealvol digest`). With a `cache` (which must belong to this
+  // store), files whose identity is unchanged since an earlier publish are
+  // not read again when the store still holds all their chunks.
+  Publisher(BlobStore* store, PublishOptions options,
+            FileCache* cache = nullptr)
+      : store_(store), options_(options), cache_(cache) {}
 
   // Walks `dir` and builds its version. Fails, naming the path, on anything
   // the tree walker refuses, an unreadable file, or a file that changes
@@ -69,6 +74,7 @@ class Publisher {
  private:
   BlobStore* store_;
   PublishOptions options_;
+  FileCache* cache_;
 };
 
 }  // namespace sealvol

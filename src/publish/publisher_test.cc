@@ -1,6 +1,9 @@
 #include "publish/publisher.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hash/sha256.h"
 #include "meta/sqlite_meta_store.h"
@@ -131,6 +134,54 @@ TEST(PublisherTest, EmptyTree) {
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->files, 0u);
   EXPECT_TRUE(v->manifest.entries.empty());
+}
+
+}  // namespace
+}  // namespace sealvol
+
+namespace sealvol {
+namespace {
+
+TEST(PublisherTest, FileCacheSkipsUnchangedFilesButNeverTrustsMissingBlobs) {
+  TempDir t, cache_dir;
+  std::string big = RandomBytes(21, 6 << 20);
+  MakeTree(t, big);
+  // Make the files older than the racy window so the cache records them.
+  for (const char* f : {"config.json", "model.bin", "run.sh", "empty.txt"}) {
+    struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, (t / f).c_str(), old, 0), 0);
+  }
+  // ctime cannot be set back; wait out the racy window instead.
+  ::sleep(FileCache::kRacyWindowNs / 1000000000 + 1);
+  MemoryBlobStore store;
+  auto cache = std::move(*FileCache::Open(cache_dir / "files.db"));
+  auto first = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->cached_files, 0u);
+
+  auto second = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->cached_files, 4u);
+  EXPECT_EQ(second->digest, first->digest);
+  EXPECT_EQ(second->new_bytes, 0u);
+
+  // A changed file is read again.
+  t.Write("config.json", "{\"hidden\":128}");
+  auto third = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  ASSERT_TRUE(third.has_value());
+  EXPECT_EQ(third->cached_files, 3u);
+  EXPECT_NE(third->digest, first->digest);
+  EXPECT_EQ(third->digest,
+            Publisher(nullptr, PublishOptions{}).Build(t.path())->digest);
+
+  // A chunk gone from the store: the file is read and the chunk stored again.
+  auto chunks = *FileChunks(store, *first->manifest.Find("model.bin"));
+  ASSERT_TRUE(store.Delete(chunks[1].digest).ok());
+  auto fourth = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  ASSERT_TRUE(fourth.has_value());
+  EXPECT_LE(fourth->cached_files, 3u);
+  EXPECT_TRUE(*store.Has(chunks[1].digest));
+  EXPECT_EQ(ReadBack(store, *fourth->manifest.Find("model.bin")), big);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cerrno>
 #include <memory>
 
@@ -100,8 +102,12 @@ Result<std::vector<SourceFile>> WalkTree(const std::string& root) {
     return InvalidArgument("cannot publish " + root + ": not a directory");
   }
   std::vector<SourceFile> out;
-  std::string r = root;
-  while (r.size() > 1 && r.back() == '/') r.pop_back();
+  // Absolute paths: they key the file cache.
+  char resolved[PATH_MAX];
+  if (::realpath(root.c_str(), resolved) == nullptr) {
+    return ErrnoStatus(errno, "cannot publish " + root);
+  }
+  std::string r = resolved;
   SV_RETURN_IF_ERROR(Walk(r, "", &out));
   std::sort(out.begin(), out.end(),
             [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
