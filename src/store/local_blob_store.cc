@@ -77,26 +77,48 @@ Result<bool> LocalBlobStore::Put(const Digest& digest,
     ::unlink(tmp.c_str());
     return s.WithContext("store blob " + digest.ToString());
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!pending_.emplace(digest, tmp).second) {  // another thread won the race
-    ::unlink(tmp.c_str());
-    return false;
+  bool full;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!pending_.emplace(digest, tmp).second) {  // another thread won
+      ::unlink(tmp.c_str());
+      return false;
+    }
+    batch_.Add(tmp, path, AtomicMode::kNoReplace);
+    pending_bytes_ += envelope.size();
+    full = pending_bytes_ >= batch_bytes_;
   }
-  batch_.Add(tmp, path, AtomicMode::kNoReplace);
-  pending_bytes_ += envelope.size();
-  if (pending_bytes_ >= batch_bytes_) SV_RETURN_IF_ERROR(SyncLocked());
+  if (full) {
+    // One thread commits the full batch; the others carry on writing.
+    std::unique_lock<std::mutex> sync_lock(sync_mu_, std::try_to_lock);
+    if (sync_lock.owns_lock()) SV_RETURN_IF_ERROR(CommitBatch());
+  }
   return true;
 }
 
 Status LocalBlobStore::Sync() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return SyncLocked();
+  std::lock_guard<std::mutex> sync_lock(sync_mu_);
+  return CommitBatch();
 }
 
-Status LocalBlobStore::SyncLocked() {
-  Status s = batch_.Commit(root_ + "/blobs");
-  pending_.clear();
-  pending_bytes_ = 0;
+Status LocalBlobStore::CommitBatch() {
+  RenameBatch batch;
+  std::vector<Digest> digests;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::swap(batch, batch_);
+    for (const auto& [d, tmp] : pending_) digests.push_back(d);
+    pending_bytes_ = 0;
+  }
+  Status s = batch.Commit(root_ + "/blobs");
+  {
+    // Renamed (or removed on failure): look them up under their final names.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& d : digests) {
+      auto it = pending_.find(d);
+      if (it != pending_.end()) pending_.erase(it);
+    }
+  }
   return s.WithContext("sync store " + root_);
 }
 
@@ -108,6 +130,11 @@ Result<std::string> LocalBlobStore::Get(const Digest& digest) {
     if (it != pending_.end()) path = it->second;
   }
   auto data = ReadFile(path, kMaxEnvelopeSize);
+  if (!data && data.error().code() == StatusCode::kNotFound &&
+      path != PathFor(digest)) {
+    // Its batch was committed while we looked: it has its final name now.
+    data = ReadFile(PathFor(digest), kMaxEnvelopeSize);
+  }
   if (!data && data.error().code() == StatusCode::kNotFound) {
     return NotFound("blob " + digest.ToString() + " is not in the store");
   }

@@ -47,10 +47,15 @@ class LocalBlobStore : public BlobStore {
  private:
   LocalBlobStore(std::string root, uint64_t batch_bytes)
       : root_(std::move(root)), batch_bytes_(batch_bytes) {}
-  Status SyncLocked();  // REQUIRES: mu_ held
+  // Commits the current batch. Other threads keep putting into a new batch
+  // while the filesystem syncs. REQUIRES: sync_mu_ held.
+  Status CommitBatch();
 
   const std::string root_;  // ends without '/'
   const uint64_t batch_bytes_;
+  // Lock order: sync_mu_ before mu_. sync_mu_ serializes batch commits;
+  // mu_ guards the pending set and is never held across I/O.
+  std::mutex sync_mu_;
   std::mutex mu_;
   // Blobs written to temp files, not yet renamed into place.
   std::unordered_map<Digest, std::string, DigestHash> pending_;  // GUARDED_BY(mu_)
