@@ -22,7 +22,8 @@ const std::string& Bf16Data() {
       float f = dist(rng);
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
-      uint16_t bf = static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+      uint16_t bf =
+          static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
       std::memcpy(&out[i], &bf, 2);
     }
     return out;
@@ -53,7 +54,8 @@ void BM_Sha256(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sealvol::Sha256::Of(data));
   state.SetBytesProcessed(state.iterations() * data.size());
 }
-BENCHMARK(BM_Sha256)->Arg(1 << 20)->Arg(64 << 20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sha256)->Arg(1 << 20)->Arg(64 << 20)->Unit(
+    benchmark::kMillisecond);
 
 void BM_EncodeZstd(benchmark::State& state) {
   std::string_view chunk = std::string_view(Bf16Data()).substr(0, 1 << 20);
@@ -69,7 +71,8 @@ BENCHMARK(BM_EncodeZstd)->Unit(benchmark::kMillisecond);
 
 void BM_DecodeVerifiedZstd(benchmark::State& state) {
   std::string_view chunk = std::string_view(Bf16Data()).substr(0, 1 << 20);
-  std::string env = sealvol::EncodeEnvelope(chunk, sealvol::CompressPolicy::kZstd);
+  std::string env =
+      sealvol::EncodeEnvelope(chunk, sealvol::CompressPolicy::kZstd);
   sealvol::Digest d = sealvol::Sha256::Of(chunk);
   for (auto _ : state) {
     auto r = sealvol::DecodeVerified(env, d, chunk.size(), chunk.size());
@@ -81,7 +84,8 @@ BENCHMARK(BM_DecodeVerifiedZstd)->Unit(benchmark::kMillisecond);
 
 void BM_DecodeVerifiedRaw(benchmark::State& state) {
   std::string_view chunk = std::string_view(Bf16Data()).substr(0, 1 << 20);
-  std::string env = sealvol::EncodeEnvelope(chunk, sealvol::CompressPolicy::kNone);
+  std::string env =
+      sealvol::EncodeEnvelope(chunk, sealvol::CompressPolicy::kNone);
   sealvol::Digest d = sealvol::Sha256::Of(chunk);
   for (auto _ : state) {
     auto r = sealvol::DecodeVerified(env, d, chunk.size(), chunk.size());

@@ -13,7 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 int main(int argc, char** argv) {
   size_t ran = 0;
   for (int i = 1; i < argc; ++i) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(argv[i])) {
+    for (const auto& e :
+         std::filesystem::recursive_directory_iterator(argv[i])) {
       if (!e.is_regular_file()) continue;
       std::ifstream f(e.path(), std::ios::binary);
       std::string data((std::istreambuf_iterator<char>(f)), {});

@@ -126,12 +126,15 @@ void WriteText(const std::string& path, const std::string& text) {
 
 std::string Tokenizer(uint64_t seed, size_t vocab) {
   Rng rng{seed};
-  std::string out = "{\"version\":\"1.0\",\"model\":{\"type\":\"BPE\",\"vocab\":{";
+  std::string out =
+      "{\"version\":\"1.0\",\"model\":{\"type\":\"BPE\",\"vocab\":{";
   for (size_t i = 0; i < vocab; ++i) {
     std::string tok;
     size_t len = 2 + rng.Next() % 8;
-    for (size_t k = 0; k < len; ++k) tok += static_cast<char>('a' + rng.Next() % 26);
-    out += (i ? ",\"" : "\"") + tok + std::to_string(i) + "\":" + std::to_string(i);
+    for (size_t k = 0; k < len; ++k)
+      tok += static_cast<char>('a' + rng.Next() % 26);
+    out += (i ? ",\"" : "\"") + tok + std::to_string(i) +
+           "\":" + std::to_string(i);
   }
   return out + "}}}\n";
 }
@@ -151,9 +154,12 @@ int main(int argc, char** argv) {
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string k = argv[i];
     uint64_t v = std::strtoull(argv[i + 1], nullptr, 10);
-    if (k == "--size") size = v;
-    else if (k == "--seed") seed = v;
-    else if (k == "--variant") variant = static_cast<int>(v);
+    if (k == "--size")
+      size = v;
+    else if (k == "--seed")
+      seed = v;
+    else if (k == "--variant")
+      variant = static_cast<int>(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -175,12 +181,12 @@ int main(int argc, char** argv) {
   for (uint64_t l = 0; l < layers; ++l) {
     const char* names[] = {"self_attn.q_proj", "self_attn.k_proj",
                            "self_attn.v_proj", "self_attn.o_proj",
-                           "mlp.up_proj", "mlp.down_proj"};
+                           "mlp.up_proj",      "mlp.down_proj"};
     for (int k = 0; k < 6; ++k) {
-      Tensor t{"model.layers." + std::to_string(l) + "." + names[k] + ".weight",
-               k < 4 ? std::vector<uint64_t>{h, h}
-                     : std::vector<uint64_t>{4 * h, h},
-               ++tseed};
+      Tensor t{
+          "model.layers." + std::to_string(l) + "." + names[k] + ".weight",
+          k < 4 ? std::vector<uint64_t>{h, h} : std::vector<uint64_t>{4 * h, h},
+          ++tseed};
       // Variant 2 rewrites every 7th tensor of the first few (fine-tuned
       // layers) ...
       if (variant == 2 && tseed % 7 == 0 && rewritten < 10) {
@@ -195,9 +201,10 @@ int main(int argc, char** argv) {
       shards.back().push_back(std::move(t));
       // ... and inserts one 256 KiB tensor in the middle of the first shard.
       if (variant == 2 && shards.size() == 1 && l == layers / 2 && k == 2) {
-        shards.back().push_back(Tensor{"model.layers." + std::to_string(l) +
-                                           ".adapter.weight",
-                                       {128, 1024}, seed + 0xada});
+        shards.back().push_back(
+            Tensor{"model.layers." + std::to_string(l) + ".adapter.weight",
+                   {128, 1024},
+                   seed + 0xada});
       }
     }
   }

@@ -29,8 +29,8 @@ Result<std::string> ReadFile(const std::string& path, uint64_t max_size) {
   }
   std::string out;
   out.resize(static_cast<size_t>(st.st_size));
-  SV_ASSIGN_OR_RETURN(size_t n, PreadFull(fd.get(), out.data(), out.size(), 0,
-                                          "read " + path));
+  SV_ASSIGN_OR_RETURN(
+      size_t n, PreadFull(fd.get(), out.data(), out.size(), 0, "read " + path));
   out.resize(n);
   return out;
 }
@@ -51,8 +51,8 @@ Result<size_t> PreadFull(int fd, char* buf, size_t len, uint64_t offset,
                          std::string_view what) {
   size_t done = 0;
   while (done < len) {
-    ssize_t n = ::pread(fd, buf + done, len - done,
-                        static_cast<off_t>(offset + done));
+    ssize_t n =
+        ::pread(fd, buf + done, len - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return ErrnoStatus(errno, what);
@@ -89,8 +89,8 @@ std::string TempPathFor(const std::string& path) {
 Status WriteFileAtomic(const std::string& path, std::string_view data,
                        AtomicMode mode) {
   std::string tmp = TempPathFor(path);
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0644));
+  UniqueFd fd(
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
   Status s = WriteAll(fd.get(), data, tmp);
   if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus(errno, "fsync " + tmp);

@@ -8,15 +8,24 @@ namespace sealvol {
 
 std::string_view StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "OK";
-    case StatusCode::kNotFound: return "NotFound";
-    case StatusCode::kAlreadyExists: return "AlreadyExists";
-    case StatusCode::kCorruption: return "Corruption";
-    case StatusCode::kInvalidArgument: return "InvalidArgument";
-    case StatusCode::kIOError: return "IOError";
-    case StatusCode::kUnavailable: return "Unavailable";
-    case StatusCode::kPermissionDenied: return "PermissionDenied";
-    case StatusCode::kFailedPrecondition: return "FailedPrecondition";
+    case StatusCode::kOk:
+      return "OK";
+    case StatusCode::kNotFound:
+      return "NotFound";
+    case StatusCode::kAlreadyExists:
+      return "AlreadyExists";
+    case StatusCode::kCorruption:
+      return "Corruption";
+    case StatusCode::kInvalidArgument:
+      return "InvalidArgument";
+    case StatusCode::kIOError:
+      return "IOError";
+    case StatusCode::kUnavailable:
+      return "Unavailable";
+    case StatusCode::kPermissionDenied:
+      return "PermissionDenied";
+    case StatusCode::kFailedPrecondition:
+      return "FailedPrecondition";
   }
   return "Unknown";
 }
@@ -34,11 +43,15 @@ Status Status::WithContext(std::string_view context) const {
 Status ErrnoStatus(int err, std::string_view what) {
   std::string msg = std::string(what) + ": " + std::strerror(err);
   switch (err) {
-    case ENOENT: return NotFound(std::move(msg));
+    case ENOENT:
+      return NotFound(std::move(msg));
     case EACCES:
-    case EPERM: return PermissionDenied(std::move(msg));
-    case EEXIST: return AlreadyExists(std::move(msg));
-    default: return IOError(std::move(msg));
+    case EPERM:
+      return PermissionDenied(std::move(msg));
+    case EEXIST:
+      return AlreadyExists(std::move(msg));
+    default:
+      return IOError(std::move(msg));
   }
 }
 

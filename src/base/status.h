@@ -87,7 +87,7 @@ Status ErrnoStatus(int err, std::string_view what);
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).ok());
   }
@@ -116,9 +116,9 @@ class [[nodiscard]] Result {
 }  // namespace sealvol
 
 // Returns early from the enclosing function when `expr` is a non-OK Status.
-#define SV_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::sealvol::Status sv_status_ = (expr);  \
+#define SV_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::sealvol::Status sv_status_ = (expr);   \
     if (!sv_status_.ok()) return sv_status_; \
   } while (0)
 

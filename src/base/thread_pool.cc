@@ -5,7 +5,8 @@ namespace sealvol {
 ThreadPool::ThreadPool(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   workers_.reserve(threads);
-  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { Loop(); });
+  for (unsigned i = 0; i < threads; ++i)
+    workers_.emplace_back([this] { Loop(); });
 }
 
 ThreadPool::~ThreadPool() {

@@ -36,8 +36,8 @@ class ThreadPool {
   std::condition_variable work_cv_;  // signalled when a task is queued
   std::condition_variable idle_cv_;  // signalled when pending_ drops to 0
   std::deque<std::function<void()>> queue_;  // GUARDED_BY(mu_)
-  uint64_t pending_ = 0;                      // GUARDED_BY(mu_)
-  bool stop_ = false;                         // GUARDED_BY(mu_)
+  uint64_t pending_ = 0;                     // GUARDED_BY(mu_)
+  bool stop_ = false;                        // GUARDED_BY(mu_)
   std::vector<std::thread> workers_;
 };
 

@@ -24,7 +24,8 @@ std::string SeededBytes(uint64_t seed, size_t n) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
-    for (size_t k = 0; k < 8 && i + k < n; ++k) out[i + k] = static_cast<char>(z >> (8 * k));
+    for (size_t k = 0; k < 8 && i + k < n; ++k)
+      out[i + k] = static_cast<char>(z >> (8 * k));
   }
   return out;
 }
@@ -42,8 +43,9 @@ std::vector<uint64_t> Cut(const std::string& data, PieceFn next_piece) {
     size_t off = 0;
     while (off < piece) {
       bool cut;
-      size_t n = c.Next(reinterpret_cast<const uint8_t*>(data.data()) + pos + off,
-                        piece - off, &cut);
+      size_t n =
+          c.Next(reinterpret_cast<const uint8_t*>(data.data()) + pos + off,
+                 piece - off, &cut);
       off += n;
       current += n;
       if (cut) {
@@ -151,7 +153,8 @@ TEST(ChunkerTest, LocalEditMovesOnlyNearbyBoundaries) {
   auto ca = CutWhole(a), cb = CutWhole(b);
   // Chunks are identical before the edit and, shifted, after it.
   size_t same_prefix = 0;
-  while (same_prefix < ca.size() && ca[same_prefix] == cb[same_prefix]) ++same_prefix;
+  while (same_prefix < ca.size() && ca[same_prefix] == cb[same_prefix])
+    ++same_prefix;
   size_t same_suffix = 0;
   while (same_suffix < ca.size() &&
          ca[ca.size() - 1 - same_suffix] == cb[cb.size() - 1 - same_suffix]) {

@@ -37,8 +37,10 @@ void RegisterDiff(CLI::App& app, Globals& g) {
       std::vector<std::string> added, removed, changed;
       for (const auto& e : rb.manifest.entries) {
         const ManifestEntry* old = ra.manifest.Find(e.path);
-        if (old == nullptr) added.push_back(e.path);
-        else if (!(*old == e)) changed.push_back(e.path);
+        if (old == nullptr)
+          added.push_back(e.path);
+        else if (!(*old == e))
+          changed.push_back(e.path);
       }
       for (const auto& e : ra.manifest.entries) {
         if (rb.manifest.Find(e.path) == nullptr) removed.push_back(e.path);
@@ -65,10 +67,11 @@ void RegisterDiff(CLI::App& app, Globals& g) {
       for (const auto& p : added) std::printf("+ %s\n", p.c_str());
       for (const auto& p : removed) std::printf("- %s\n", p.c_str());
       for (const auto& p : changed) std::printf("~ %s\n", p.c_str());
-      std::printf("%zu added, %zu removed, %zu changed; %s adds %s of new "
-                  "chunks\n",
-                  added.size(), removed.size(), changed.size(),
-                  rb.digest.Short().c_str(), HumanBytes(new_bytes).c_str());
+      std::printf(
+          "%zu added, %zu removed, %zu changed; %s adds %s of new "
+          "chunks\n",
+          added.size(), removed.size(), changed.size(),
+          rb.digest.Short().c_str(), HumanBytes(new_bytes).c_str());
       return Status::Ok();
     });
   });

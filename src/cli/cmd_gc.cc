@@ -23,8 +23,8 @@ void RegisterGc(CLI::App& app, Globals& g) {
   cmd->callback([&g, a] {
     Run(g, EmbeddedStore::Lock::kExclusive, [&](EmbeddedStore& st) -> Status {
       int64_t now = ::time(nullptr);
-      SV_ASSIGN_OR_RETURN(GcStats s, st.registry().CollectGarbage(
-                                         a->grace, a->dry_run, now));
+      SV_ASSIGN_OR_RETURN(
+          GcStats s, st.registry().CollectGarbage(a->grace, a->dry_run, now));
       uint64_t temps = 0;
       if (!a->dry_run) {
         SV_ASSIGN_OR_RETURN(temps, st.blobs().CollectTemp(a->grace));

@@ -36,7 +36,8 @@ void RegisterLs(CLI::App& app, Globals& g) {
       SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), *ref));
       if (g.json) {
         nlohmann::json entries = nlohmann::json::array();
-        for (const auto& e : r.manifest.entries) entries.push_back(EntryJson(e));
+        for (const auto& e : r.manifest.entries)
+          entries.push_back(EntryJson(e));
         PrintJson({{"digest", r.digest.ToString()},
                    {"files", r.manifest.FileCount()},
                    {"bytes", r.manifest.TotalBytes()},

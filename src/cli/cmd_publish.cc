@@ -3,8 +3,8 @@
 #include <ctime>
 #include <iostream>
 
-#include "cli/commands.h"
 #include "base/file.h"
+#include "cli/commands.h"
 #include "publish/publisher.h"
 
 namespace sealvol::cli {
@@ -44,7 +44,8 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start).count();
+                                         start)
+        .count();
   };
   Result<BuiltVersion> built = [&] {
     ProgressLine line(g, [&] {
@@ -56,13 +57,12 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
     return publisher.Build(a.dir, &progress);
   }();
   if (!built) return built.error();
-  SV_ASSIGN_OR_RETURN(
-      Digest digest,
-      st.registry().CommitVersion(ref.volume, built->manifest_bytes,
-                                  Annotations(a.dir).dump(), policy));
-  SV_RETURN_IF_ERROR(st.registry().MoveTag(ref.volume, ref.tag, digest,
-                                           TagExpect::Any(), CurrentUser(),
-                                           a.note.empty() ? "publish" : a.note));
+  SV_ASSIGN_OR_RETURN(Digest digest, st.registry().CommitVersion(
+                                         ref.volume, built->manifest_bytes,
+                                         Annotations(a.dir).dump(), policy));
+  SV_RETURN_IF_ERROR(st.registry().MoveTag(
+      ref.volume, ref.tag, digest, TagExpect::Any(), CurrentUser(),
+      a.note.empty() ? "publish" : a.note));
   double secs = elapsed();
   if (g.json) {
     PrintJson({{"digest", digest.ToString()},

@@ -29,12 +29,13 @@ void RegisterPull(CLI::App& app, Globals& g) {
       auto start = std::chrono::steady_clock::now();
       auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             start).count();
+                                             start)
+            .count();
       };
       Result<PullStats> stats = [&] {
         ProgressLine line(g, [&] {
-          return "pulling " + RateLine(progress.done_bytes,
-                                       progress.total_bytes, elapsed());
+          return "pulling " +
+                 RateLine(progress.done_bytes, progress.total_bytes, elapsed());
         });
         return Pull(st.blobs(), r.manifest, a->dir, PullOptions{a->threads},
                     &progress);
@@ -50,11 +51,10 @@ void RegisterPull(CLI::App& app, Globals& g) {
                    {"bytes_skipped", stats->bytes_skipped},
                    {"seconds", secs}});
       } else if (!g.quiet) {
-        std::cerr << "pulled " << r.ref.ToString() << " ("
-                  << r.digest.Short() << ") into " << a->dir << ": "
-                  << stats->files_written << " files written ("
-                  << HumanBytes(stats->bytes_written) << "), "
-                  << stats->files_skipped << " already identical; all "
+        std::cerr << "pulled " << r.ref.ToString() << " (" << r.digest.Short()
+                  << ") into " << a->dir << ": " << stats->files_written
+                  << " files written (" << HumanBytes(stats->bytes_written)
+                  << "), " << stats->files_skipped << " already identical; all "
                   << "verified\n";
       }
       return Status::Ok();

@@ -7,7 +7,8 @@ namespace sealvol::cli {
 void RegisterResolve(CLI::App& app, Globals& g) {
   auto ref = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
-      "resolve", "Print the digest a ref (VOLUME[:TAG] or VOLUME@DIGEST) names.");
+      "resolve",
+      "Print the digest a ref (VOLUME[:TAG] or VOLUME@DIGEST) names.");
   cmd->add_option("REF", *ref, "Ref")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, ref] {

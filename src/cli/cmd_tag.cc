@@ -28,7 +28,8 @@ void RegisterTag(CLI::App& app, Globals& g) {
       "Point one or more tags of a volume at the version SRCREF names. With "
       "--expect the move happens only if the tag is at that digest now "
       "(compare-and-swap); otherwise it fails naming the current value.");
-  cmd->add_option("SRCREF", a->src, "VOLUME[:TAG] or VOLUME@DIGEST")->required();
+  cmd->add_option("SRCREF", a->src, "VOLUME[:TAG] or VOLUME@DIGEST")
+      ->required();
   cmd->add_option("TAG", a->tags, "Tags to move")->required();
   cmd->add_option("--expect", a->expect,
                   "Digest the tag must be at now ('none': must not exist)");
@@ -73,7 +74,8 @@ void RegisterTag(CLI::App& app, Globals& g) {
         }
       }
       if (g.json) {
-        PrintJson({{"volume", src.volume}, {"digest", d.ToString()},
+        PrintJson({{"volume", src.volume},
+                   {"digest", d.ToString()},
                    {"tags", moved}});
       }
       return Status::Ok();

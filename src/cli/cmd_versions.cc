@@ -39,7 +39,8 @@ void RegisterVersions(CLI::App& app, Globals& g) {
       }
       for (const auto& v : versions) {
         std::string t;
-        for (const auto& name : tags_of(v.digest)) t += (t.empty() ? "" : ",") + name;
+        for (const auto& name : tags_of(v.digest))
+          t += (t.empty() ? "" : ",") + name;
         std::printf("%s  %s  %6llu files  %10s  %s\n",
                     v.digest.ToString().c_str(), FormatTime(v.created).c_str(),
                     static_cast<unsigned long long>(v.files),

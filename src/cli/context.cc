@@ -16,14 +16,21 @@ namespace sealvol::cli {
 
 int ExitCodeFor(const Status& s) {
   switch (s.code()) {
-    case StatusCode::kOk: return kExitOk;
-    case StatusCode::kInvalidArgument: return kExitUsage;
-    case StatusCode::kNotFound: return kExitNotFound;
-    case StatusCode::kCorruption: return kExitCorrupt;
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kInvalidArgument:
+      return kExitUsage;
+    case StatusCode::kNotFound:
+      return kExitNotFound;
+    case StatusCode::kCorruption:
+      return kExitCorrupt;
     case StatusCode::kFailedPrecondition:
-    case StatusCode::kAlreadyExists: return kExitConflict;
-    case StatusCode::kPermissionDenied: return kExitPermission;
-    default: return kExitError;
+    case StatusCode::kAlreadyExists:
+      return kExitConflict;
+    case StatusCode::kPermissionDenied:
+      return kExitPermission;
+    default:
+      return kExitError;
   }
 }
 
@@ -50,8 +57,8 @@ EmbeddedStore::~EmbeddedStore() {
 Result<std::unique_ptr<EmbeddedStore>> EmbeddedStore::Open(
     const std::string& root, Lock lock) {
   SV_RETURN_IF_ERROR(MakeDirs(root));
-  UniqueFd fd(::open((root + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC,
-                     0644));
+  UniqueFd fd(
+      ::open((root + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
   if (!fd.valid()) return ErrnoStatus(errno, "open " + root + "/lock");
   if (lock != Lock::kNone) {
     int op = lock == Lock::kShared ? LOCK_SH : LOCK_EX;
@@ -65,8 +72,8 @@ Result<std::unique_ptr<EmbeddedStore>> EmbeddedStore::Open(
   }
   SV_ASSIGN_OR_RETURN(auto blobs, LocalBlobStore::Open(root));
   SV_ASSIGN_OR_RETURN(auto meta, SqliteMetaStore::Open(root + "/meta.db"));
-  return std::unique_ptr<EmbeddedStore>(new EmbeddedStore(
-      root, std::move(blobs), std::move(meta), fd.Release()));
+  return std::unique_ptr<EmbeddedStore>(
+      new EmbeddedStore(root, std::move(blobs), std::move(meta), fd.Release()));
 }
 
 namespace {
@@ -109,8 +116,10 @@ std::string HumanBytes(uint64_t n) {
     ++u;
   }
   char buf[32];
-  if (u == 0) std::snprintf(buf, sizeof(buf), "%llu B", (unsigned long long)n);
-  else std::snprintf(buf, sizeof(buf), "%.1f %s", v, units[u]);
+  if (u == 0)
+    std::snprintf(buf, sizeof(buf), "%llu B", (unsigned long long)n);
+  else
+    std::snprintf(buf, sizeof(buf), "%.1f %s", v, units[u]);
   return buf;
 }
 

@@ -25,11 +25,11 @@ namespace sealvol::cli {
 
 // Exit codes (docs/cli.md).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitError = 1;         // I/O and other failures
-inline constexpr int kExitUsage = 2;         // bad arguments or input
-inline constexpr int kExitNotFound = 3;      // no such volume/tag/version/path
-inline constexpr int kExitCorrupt = 4;       // verification failed
-inline constexpr int kExitConflict = 5;      // tag CAS mismatch, missing blobs
+inline constexpr int kExitError = 1;     // I/O and other failures
+inline constexpr int kExitUsage = 2;     // bad arguments or input
+inline constexpr int kExitNotFound = 3;  // no such volume/tag/version/path
+inline constexpr int kExitCorrupt = 4;   // verification failed
+inline constexpr int kExitConflict = 5;  // tag CAS mismatch, missing blobs
 inline constexpr int kExitPermission = 6;
 
 int ExitCodeFor(const Status& s);

@@ -19,8 +19,8 @@ std::string Random(size_t n) {
 TEST(EnvelopeTest, RoundTripsEveryPolicy) {
   for (auto policy :
        {CompressPolicy::kNone, CompressPolicy::kZstd, CompressPolicy::kAuto}) {
-    for (const std::string& plain :
-         {std::string(), std::string("x"), std::string(100000, 'a'), Random(5000)}) {
+    for (const std::string& plain : {std::string(), std::string("x"),
+                                     std::string(100000, 'a'), Random(5000)}) {
       std::string env = EncodeEnvelope(plain, policy);
       auto back = DecodeEnvelope(env, plain.size());
       ASSERT_TRUE(back.has_value()) << back.error().ToString();
@@ -49,7 +49,8 @@ TEST(EnvelopeTest, DecodingIsCappedAtTheExpectedSize) {
 }
 
 TEST(EnvelopeTest, BadEnvelopesAreCorruption) {
-  std::string zstd = EncodeEnvelope(std::string(10000, 'q'), CompressPolicy::kZstd);
+  std::string zstd =
+      EncodeEnvelope(std::string(10000, 'q'), CompressPolicy::kZstd);
   std::string truncated = zstd.substr(0, zstd.size() - 3);
   std::string trailing = zstd + "junk";
   std::string flipped = zstd;
@@ -72,9 +73,11 @@ TEST(EnvelopeTest, DecodeVerifiedChecksDigestAndSize) {
   std::string env = EncodeEnvelope(plain, CompressPolicy::kNone);
   EXPECT_TRUE(DecodeVerified(env, d, plain.size(), 100).has_value());
   EXPECT_TRUE(DecodeVerified(env, d, kUnknownSize, 100).has_value());
-  auto wrong_digest = DecodeVerified(env, Sha256::Of("other"), plain.size(), 100);
+  auto wrong_digest =
+      DecodeVerified(env, Sha256::Of("other"), plain.size(), 100);
   ASSERT_FALSE(wrong_digest.has_value());
-  EXPECT_NE(wrong_digest.error().message().find("does not match"), std::string::npos);
+  EXPECT_NE(wrong_digest.error().message().find("does not match"),
+            std::string::npos);
   EXPECT_FALSE(DecodeVerified(env, d, plain.size() + 1, 100).has_value());
 }
 

@@ -18,7 +18,8 @@ const Digest& EmptyDigest() {
 }
 
 Status BadEntry(const ManifestEntry& e, std::string_view why) {
-  return InvalidArgument("manifest entry '" + e.path + "': " + std::string(why));
+  return InvalidArgument("manifest entry '" + e.path +
+                         "': " + std::string(why));
 }
 
 Status ValidateFile(const ManifestEntry& e) {
@@ -74,10 +75,14 @@ Result<ManifestEntry> EntryFromJson(const json& j) {
     return bad("a file has exactly mode, path, sha256, size (and chunks)");
   }
   const json& mode = j["mode"];
-  if (mode == "644") e.executable = false;
-  else if (mode == "755") e.executable = true;
-  else return bad("mode must be \"644\" or \"755\"");
-  if (!j["size"].is_number_unsigned()) return bad("size is not an unsigned integer");
+  if (mode == "644")
+    e.executable = false;
+  else if (mode == "755")
+    e.executable = true;
+  else
+    return bad("mode must be \"644\" or \"755\"");
+  if (!j["size"].is_number_unsigned())
+    return bad("size is not an unsigned integer");
   e.size = j["size"].get<uint64_t>();
   if (!j["sha256"].is_string()) return bad("sha256 is not a string");
   auto sha = Digest::ParseHex(j["sha256"].get<std::string>());
@@ -202,8 +207,9 @@ Result<Manifest> ParseManifest(std::string_view bytes) {
     return Corruption("manifest schema is not " + std::string(kManifestSchema));
   }
   if (doc["chunking"] != ChunkingJson()) {
-    return Corruption("manifest chunking parameters are not fastcdc "
-                      "256KiB/1MiB/4MiB (format v1)");
+    return Corruption(
+        "manifest chunking parameters are not fastcdc "
+        "256KiB/1MiB/4MiB (format v1)");
   }
   const json& entries = doc["entries"];
   if (!entries.is_array()) return Corruption("manifest entries is not a list");

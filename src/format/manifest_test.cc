@@ -42,13 +42,17 @@ TEST(ManifestTest, SerializesCanonically) {
   ASSERT_TRUE(bytes.has_value()) << bytes.error().ToString();
   std::string want =
       R"({"chunking":{"algorithm":"fastcdc","avg":1048576,"max":4194304,"min":262144},)"
-      R"("entries":[{"mode":"755","path":"bin/run.sh","sha256":")" + kEmptyHex +
+      R"("entries":[{"mode":"755","path":"bin/run.sh","sha256":")" +
+      kEmptyHex +
       R"(","size":0},{"path":"ckpt/latest","symlink":"step-100"},)"
-      R"({"mode":"644","path":"config.json","sha256":")" + Sha256::Of("cfg").Hex() +
+      R"({"mode":"644","path":"config.json","sha256":")" +
+      Sha256::Of("cfg").Hex() +
       R"(","size":571},{"path":"empty","type":"dir"},)"
-      R"({"chunks":")" + Sha256::Of("index").ToString() +
+      R"({"chunks":")" +
+      Sha256::Of("index").ToString() +
       R"(","mode":"644","path":"model.safetensors","sha256":")" +
-      Sha256::Of("big").Hex() + R"(","size":5000000}],"schema":"sealvol.manifest.v1"})";
+      Sha256::Of("big").Hex() +
+      R"(","size":5000000}],"schema":"sealvol.manifest.v1"})";
   EXPECT_EQ(*bytes, want);
   auto back = ParseManifest(*bytes);
   ASSERT_TRUE(back.has_value()) << back.error().ToString();
@@ -61,7 +65,8 @@ TEST(ManifestTest, SerializesCanonically) {
 
 std::string Canonical() { return *SerializeManifest(Sample()); }
 
-std::string Replace(std::string s, const std::string& from, const std::string& to) {
+std::string Replace(std::string s, const std::string& from,
+                    const std::string& to) {
   auto pos = s.find(from);
   EXPECT_NE(pos, std::string::npos) << from;
   return s.replace(pos, from.size(), to);
@@ -70,7 +75,12 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
 TEST(ManifestTest, RejectsNonCanonicalBytes) {
   std::string c = Canonical();
   std::vector<std::string> bad = {
-      "", "{}", "[]", "null", c + "\n", " " + c,
+      "",
+      "{}",
+      "[]",
+      "null",
+      c + "\n",
+      " " + c,
       Replace(c, "\"chunking\":{", "\"chunking\": {"),
       // unsorted keys
       Replace(c, R"({"path":"ckpt/latest","symlink":"step-100"})",
@@ -114,9 +124,15 @@ TEST(ManifestTest, RejectsEveryRuleBreak) {
       {"dotdot", [](Manifest* m) { m->entries[2].path = "../config.json"; }},
       {"absolute", [](Manifest* m) { m->entries[0].path = "/bin/run.sh"; }},
       {"backslash", [](Manifest* m) { m->entries[2].path = "con\\fig.json"; }},
-      {"control", [](Manifest* m) { m->entries[2].path = "con\x01" "fig"; }},
+      {"control",
+       [](Manifest* m) {
+         m->entries[2].path =
+             "con\x01"
+             "fig";
+       }},
       {"duplicate", [](Manifest* m) { m->entries[3].path = "config.json"; }},
-      {"unsorted", [](Manifest* m) { std::swap(m->entries[0], m->entries[4]); }},
+      {"unsorted",
+       [](Manifest* m) { std::swap(m->entries[0], m->entries[4]); }},
       {"under a file",
        [](Manifest* m) { m->entries[3].path = "config.json/x"; }},
       {"under a symlink",
@@ -150,8 +166,10 @@ TEST(ManifestTest, RejectsBadFieldsInJson) {
            Replace(c, "\"mode\":\"644\"", "\"mode\":644"),
            Replace(c, "\"size\":571", "\"size\":-571"),
            Replace(c, "\"size\":571", "\"size\":\"571\""),
-           Replace(c, Sha256::Of("cfg").Hex(), "sha256:" + Sha256::Of("cfg").Hex()),
-           Replace(c, Sha256::Of("index").ToString(), Sha256::Of("index").Hex()),
+           Replace(c, Sha256::Of("cfg").Hex(),
+                   "sha256:" + Sha256::Of("cfg").Hex()),
+           Replace(c, Sha256::Of("index").ToString(),
+                   Sha256::Of("index").Hex()),
            Replace(c, R"("type":"dir")", R"("type":"fifo")"),
        }) {
     auto r = ParseManifest(b);

@@ -7,9 +7,7 @@ bool IsLowerAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-bool IsAlnum(char c) {
-  return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z');
-}
+bool IsAlnum(char c) { return IsLowerAlnum(c) || (c >= 'A' && c <= 'Z'); }
 
 std::string Quote(std::string_view s) {
   std::string out = "'";
@@ -62,8 +60,8 @@ Status ValidateVolumeName(std::string_view name) {
 }
 
 Status ValidateTag(std::string_view tag) {
-  bool ok = !tag.empty() && tag.size() <= 128 &&
-            (IsAlnum(tag[0]) || tag[0] == '_');
+  bool ok =
+      !tag.empty() && tag.size() <= 128 && (IsAlnum(tag[0]) || tag[0] == '_');
   for (size_t i = 1; ok && i < tag.size(); ++i) {
     char c = tag[i];
     ok = IsAlnum(c) || c == '_' || c == '.' || c == '-';
@@ -164,9 +162,12 @@ Status ValidatePath(std::string_view path) {
   if (!IsValidUtf8(path)) return bad("not valid UTF-8");
   std::string_view why;
   bool ok = ForEachComponent(path, [&](std::string_view comp) {
-    if (comp.empty()) why = "has an empty component";
-    else if (comp == "." || comp == "..") why = "has a '.' or '..' component";
-    else if (comp.size() > kMaxPathComponent) why = "has a component over 255 bytes";
+    if (comp.empty())
+      why = "has an empty component";
+    else if (comp == "." || comp == "..")
+      why = "has a '.' or '..' component";
+    else if (comp.size() > kMaxPathComponent)
+      why = "has a component over 255 bytes";
     return why.empty();
   });
   if (!ok) return bad(why);
@@ -198,8 +199,10 @@ Status ValidateSymlinkTarget(std::string_view link_path,
     if (comp.empty() || comp == ".") {
       why = "target is not in normal form (empty or '.' component)";
     } else if (comp == "..") {
-      if (seen_name) why = "target is not in normal form ('..' after a name)";
-      else if (--depth < 0) why = "target leaves the volume";
+      if (seen_name)
+        why = "target is not in normal form ('..' after a name)";
+      else if (--depth < 0)
+        why = "target leaves the volume";
     } else {
       seen_name = true;
       ++depth;

@@ -9,9 +9,9 @@ TEST(NamesTest, VolumeNames) {
   for (const char* ok : {"a", "acme/llama3-8b", "acme/x.y_z-w/v2", "0/1"}) {
     EXPECT_TRUE(ValidateVolumeName(ok).ok()) << ok;
   }
-  for (const char* bad : {"", "Acme/x", "acme/", "/acme", "acme//x", "a--b",
-                          "-a", "a-", "a/../b", "a b", "a:b", "a@b", "..",
-                          "a\\b"}) {
+  for (const char* bad :
+       {"", "Acme/x", "acme/", "/acme", "acme//x", "a--b", "-a", "a-", "a/../b",
+        "a b", "a:b", "a@b", "..", "a\\b"}) {
     EXPECT_FALSE(ValidateVolumeName(bad).ok()) << bad;
   }
   EXPECT_TRUE(ValidateVolumeName(std::string(255, 'a')).ok());
@@ -60,8 +60,8 @@ TEST(NamesTest, Utf8) {
 }
 
 TEST(NamesTest, Paths) {
-  for (const char* ok : {"a", "a/b.c", "dir/sub/file", ".hidden", "a..b",
-                         "\xc3\xbc"}) {
+  for (const char* ok :
+       {"a", "a/b.c", "dir/sub/file", ".hidden", "a..b", "\xc3\xbc"}) {
     EXPECT_TRUE(ValidatePath(ok).ok()) << ok;
   }
   for (const std::string& bad :
@@ -69,8 +69,7 @@ TEST(NamesTest, Paths) {
         std::string("a/"), std::string("./a"), std::string("a/./b"),
         std::string("../a"), std::string("a/.."), std::string("a\\b"),
         std::string("a\nb"), std::string("a\x7f"), std::string("a\0b", 3),
-        std::string("\xff"), std::string(4097, 'a'),
-        std::string(256, 'a')}) {
+        std::string("\xff"), std::string(4097, 'a'), std::string(256, 'a')}) {
     EXPECT_FALSE(ValidatePath(bad).ok()) << bad;
   }
 }
@@ -79,11 +78,12 @@ TEST(NamesTest, SymlinkTargets) {
   EXPECT_TRUE(ValidateSymlinkTarget("a/link", "../b").ok());
   EXPECT_TRUE(ValidateSymlinkTarget("link", "b/c").ok());
   EXPECT_TRUE(ValidateSymlinkTarget("a/b/link", "../../c/d").ok());
-  EXPECT_FALSE(ValidateSymlinkTarget("link", "../b").ok());        // escapes
-  EXPECT_FALSE(ValidateSymlinkTarget("a/link", "../../b").ok());   // escapes
+  EXPECT_FALSE(ValidateSymlinkTarget("link", "../b").ok());       // escapes
+  EXPECT_FALSE(ValidateSymlinkTarget("a/link", "../../b").ok());  // escapes
   EXPECT_FALSE(ValidateSymlinkTarget("link", "/etc/passwd").ok());
   EXPECT_FALSE(ValidateSymlinkTarget("link", "").ok());
-  EXPECT_FALSE(ValidateSymlinkTarget("a/link", "b/../../x").ok());  // not normal
+  EXPECT_FALSE(
+      ValidateSymlinkTarget("a/link", "b/../../x").ok());  // not normal
   EXPECT_FALSE(ValidateSymlinkTarget("link", "./b").ok());
   EXPECT_FALSE(ValidateSymlinkTarget("link", "b//c").ok());
 }

@@ -23,7 +23,7 @@ namespace sealvol {
 struct VersionRecord {
   std::string volume;
   Digest digest;
-  int64_t created = 0;      // unix seconds, when first committed
+  int64_t created = 0;  // unix seconds, when first committed
   uint64_t files = 0;
   uint64_t bytes = 0;
   std::string annotations;  // a JSON object: who, when, from where
@@ -72,7 +72,8 @@ class MetaStore {
   // NotFound when the tag does not exist.
   virtual Result<Digest> GetTag(const std::string& volume,
                                 const std::string& tag) = 0;
-  virtual Result<std::vector<TagRecord>> ListTags(const std::string& volume) = 0;
+  virtual Result<std::vector<TagRecord>> ListTags(
+      const std::string& volume) = 0;
 
   // Points `tag` at `to` (or removes it when `to` is empty) if its current
   // value matches `expect`, and appends the move to the tag's history in the

@@ -38,7 +38,8 @@ class MetaStoreTest : public ::testing::Test {
 };
 
 TEST_F(MetaStoreTest, VersionsAndVolumes) {
-  EXPECT_EQ(meta_->ListVersions("acme/m").error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(meta_->ListVersions("acme/m").error().code(),
+            StatusCode::kNotFound);
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());  // idempotent
@@ -49,7 +50,8 @@ TEST_F(MetaStoreTest, VersionsAndVolumes) {
   EXPECT_EQ((*versions)[0].digest, Sha256::Of("v1"));
   EXPECT_EQ((*versions)[1].digest, Sha256::Of("v2"));
   EXPECT_EQ((*versions)[0].annotations, R"({"user":"ci"})");
-  EXPECT_EQ(*meta_->ListVolumes(), (std::vector<std::string>{"acme/m", "other/x"}));
+  EXPECT_EQ(*meta_->ListVolumes(),
+            (std::vector<std::string>{"acme/m", "other/x"}));
   EXPECT_TRUE(meta_->GetVersion("acme/m", Sha256::Of("v2")).has_value());
   EXPECT_EQ(meta_->GetVersion("other/x", Sha256::Of("v2")).error().code(),
             StatusCode::kNotFound);
@@ -60,30 +62,42 @@ TEST_F(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
   Digest v1 = Sha256::Of("v1"), v2 = Sha256::Of("v2");
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
-  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(), StatusCode::kNotFound);
-  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v1, TagExpect::Absent(), "ann",
-                             "first").ok());
-  Status again = meta_->MoveTag("acme/m", "prod", v2, TagExpect::Absent(), "bob", "");
+  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(),
+            StatusCode::kNotFound);
+  ASSERT_TRUE(
+      meta_->MoveTag("acme/m", "prod", v1, TagExpect::Absent(), "ann", "first")
+          .ok());
+  Status again =
+      meta_->MoveTag("acme/m", "prod", v2, TagExpect::Absent(), "bob", "");
   EXPECT_EQ(again.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(again.message().find(v1.ToString()), std::string::npos);
-  Status wrong = meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v2), "bob", "");
+  Status wrong =
+      meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v2), "bob", "");
   EXPECT_EQ(wrong.code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(*meta_->GetTag("acme/m", "prod"), v1);  // unchanged
-  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v1), "bob",
-                             "promote").ok());
+  ASSERT_TRUE(
+      meta_->MoveTag("acme/m", "prod", v2, TagExpect::Is(v1), "bob", "promote")
+          .ok());
   EXPECT_EQ(*meta_->GetTag("acme/m", "prod"), v2);
   // Moving to the same digest records nothing.
-  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", v2, TagExpect::Any(), "x", "").ok());
+  ASSERT_TRUE(
+      meta_->MoveTag("acme/m", "prod", v2, TagExpect::Any(), "x", "").ok());
   // A tag can only point at a version of its volume.
-  EXPECT_EQ(meta_->MoveTag("acme/m", "prod", Sha256::Of("zz"), TagExpect::Any(),
-                           "x", "").code(),
-            StatusCode::kNotFound);
-  ASSERT_TRUE(meta_->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(),
-                             "carol", "retire").ok());
-  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(), StatusCode::kNotFound);
-  EXPECT_EQ(meta_->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(), "c", "")
+  EXPECT_EQ(meta_
+                ->MoveTag("acme/m", "prod", Sha256::Of("zz"), TagExpect::Any(),
+                          "x", "")
                 .code(),
             StatusCode::kNotFound);
+  ASSERT_TRUE(meta_
+                  ->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(),
+                            "carol", "retire")
+                  .ok());
+  EXPECT_EQ(meta_->GetTag("acme/m", "prod").error().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(
+      meta_->MoveTag("acme/m", "prod", std::nullopt, TagExpect::Any(), "c", "")
+          .code(),
+      StatusCode::kNotFound);
   auto h = meta_->TagHistory("acme/m", "prod");
   ASSERT_TRUE(h.has_value());
   ASSERT_EQ(h->size(), 3u);
@@ -102,10 +116,13 @@ TEST_F(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
 TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
   constexpr int kWriters = 4, kRounds = 20;
   for (int i = 0; i < kWriters; ++i) {
-    ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "w" + std::to_string(i))).ok());
+    ASSERT_TRUE(
+        meta_->AddVersion(Version("acme/m", "w" + std::to_string(i))).ok());
   }
-  ASSERT_TRUE(meta_->MoveTag("acme/m", "t", Sha256::Of("w0"), TagExpect::Any(),
-                             "init", "").ok());
+  ASSERT_TRUE(meta_
+                  ->MoveTag("acme/m", "t", Sha256::Of("w0"), TagExpect::Any(),
+                            "init", "")
+                  .ok());
   std::vector<std::unique_ptr<SqliteMetaStore>> conns;
   for (int i = 0; i < kWriters; ++i) {
     conns.push_back(std::move(*SqliteMetaStore::Open(dir_ + "/meta.db")));
@@ -117,11 +134,14 @@ TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
     for (int i = 0; i < kWriters; ++i) {
       threads.emplace_back([&, i] {
         Digest to = Sha256::Of("w" + std::to_string((i + round) % kWriters));
-        if (to == current) to = Sha256::Of("w" + std::to_string((i + round + 1) % kWriters));
+        if (to == current)
+          to = Sha256::Of("w" + std::to_string((i + round + 1) % kWriters));
         Status s = conns[i]->MoveTag("acme/m", "t", to, TagExpect::Is(current),
                                      "w" + std::to_string(i), "");
-        if (s.ok()) ++wins;
-        else EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
+        if (s.ok())
+          ++wins;
+        else
+          EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
       });
     }
     for (auto& t : threads) t.join();

@@ -59,8 +59,10 @@ class Stmt {
   void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
   void BindNull(int i) { sqlite3_bind_null(stmt_, i); }
   void Bind(int i, const std::optional<Digest>& d) {
-    if (d) Bind(i, d->ToString());
-    else BindNull(i);
+    if (d)
+      Bind(i, d->ToString());
+    else
+      BindNull(i);
   }
   // True for a row, false when done; IOError on failure.
   Result<bool> Step() {
@@ -73,7 +75,9 @@ class Stmt {
     auto p = sqlite3_column_text(stmt_, col);
     return p ? reinterpret_cast<const char*>(p) : "";
   }
-  bool IsNull(int col) { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  bool IsNull(int col) {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+  }
   int64_t Int(int col) { return sqlite3_column_int64(stmt_, col); }
   Result<Digest> DigestAt(int col) {
     auto d = Digest::Parse(Text(col));
@@ -359,7 +363,8 @@ Result<std::vector<TagMove>> SqliteMetaStore::TagHistory(
     m.note = q.Text(4);
     out.push_back(std::move(m));
   }
-  if (out.empty()) return NotFound("tag '" + volume + ":" + tag + "' has no history");
+  if (out.empty())
+    return NotFound("tag '" + volume + ":" + tag + "' has no history");
   return out;
 }
 

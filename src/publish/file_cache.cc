@@ -18,10 +18,10 @@ FileCache::~FileCache() = default;
 
 Result<std::unique_ptr<FileCache>> FileCache::Open(const std::string& path) {
   auto db = std::make_unique<Db>();
-  if (sqlite3_open_v2(path.c_str(), &db->handle,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                          SQLITE_OPEN_NOMUTEX,
-                      nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(
+          path.c_str(), &db->handle,
+          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+          nullptr) != SQLITE_OK) {
     return IOError("open file cache " + path);
   }
   sqlite3_busy_timeout(db->handle, 60000);
@@ -30,7 +30,8 @@ Result<std::unique_ptr<FileCache>> FileCache::Open(const std::string& path) {
       "CREATE TABLE IF NOT EXISTS files ("
       "  path TEXT PRIMARY KEY, dev INTEGER, ino INTEGER, size INTEGER,"
       "  mtime INTEGER, ctime INTEGER, sha256 TEXT NOT NULL, chunks TEXT)";
-  if (sqlite3_exec(db->handle, schema, nullptr, nullptr, nullptr) != SQLITE_OK ||
+  if (sqlite3_exec(db->handle, schema, nullptr, nullptr, nullptr) !=
+          SQLITE_OK ||
       sqlite3_prepare_v2(db->handle,
                          "SELECT dev, ino, size, mtime, ctime, sha256, chunks "
                          "FROM files WHERE path = ?",
@@ -80,10 +81,11 @@ Status FileCache::Flush() {
   if (pending_.empty()) return Status::Ok();
   sqlite3* db = db_->handle;
   sqlite3_stmt* ins = nullptr;
-  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK ||
-      sqlite3_prepare_v2(db,
-                         "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)",
-                         -1, &ins, nullptr) != SQLITE_OK) {
+  if (sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) !=
+          SQLITE_OK ||
+      sqlite3_prepare_v2(
+          db, "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,?,?,?)", -1, &ins,
+          nullptr) != SQLITE_OK) {
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     return IOError(std::string("file cache: ") + sqlite3_errmsg(db));
   }

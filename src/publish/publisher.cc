@@ -135,7 +135,8 @@ Status ScanFile(Run& run, ThreadPool& pool, size_t block, FileResult* fr) {
                            "' changed while it was being published; publish "
                            "again once it is no longer being written");
   };
-  if (before.st_ino != f.ino || static_cast<uint64_t>(before.st_size) != f.size ||
+  if (before.st_ino != f.ino ||
+      static_cast<uint64_t>(before.st_size) != f.size ||
       Nanos(before.st_mtim) != f.mtime_ns) {
     return changed();
   }
@@ -202,7 +203,8 @@ Result<BuiltVersion> Publisher::Build(const std::string& dir,
                                       PublishProgress* progress) {
   SV_ASSIGN_OR_RETURN(std::vector<SourceFile> tree, WalkTree(dir));
   BuiltVersion out;
-  for (const auto& f : tree) out.bytes += f.type == EntryType::kFile ? f.size : 0;
+  for (const auto& f : tree)
+    out.bytes += f.type == EntryType::kFile ? f.size : 0;
   if (progress) progress->total_bytes = out.bytes;
 
   Run run(store_, options_.compress, progress, options_.memory_budget);

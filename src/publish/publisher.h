@@ -27,7 +27,7 @@ namespace sealvol {
 
 struct PublishOptions {
   CompressPolicy compress = CompressPolicy::kAuto;
-  unsigned threads = 0;                 // workers; 0 = one per core
+  unsigned threads = 0;                  // workers; 0 = one per core
   uint64_t memory_budget = 64ull << 20;  // chunk bytes in flight
   size_t read_block = 8u << 20;          // bytes per read()
 };

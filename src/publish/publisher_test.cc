@@ -159,7 +159,8 @@ TEST(PublisherTest, FileCacheSkipsUnchangedFilesButNeverTrustsMissingBlobs) {
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->cached_files, 0u);
 
-  auto second = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  auto second =
+      Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
   ASSERT_TRUE(second.has_value());
   EXPECT_EQ(second->cached_files, 4u);
   EXPECT_EQ(second->digest, first->digest);
@@ -177,7 +178,8 @@ TEST(PublisherTest, FileCacheSkipsUnchangedFilesButNeverTrustsMissingBlobs) {
   // A chunk gone from the store: the file is read and the chunk stored again.
   auto chunks = *FileChunks(store, *first->manifest.Find("model.bin"));
   ASSERT_TRUE(store.Delete(chunks[1].digest).ok());
-  auto fourth = Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
+  auto fourth =
+      Publisher(&store, PublishOptions{}, cache.get()).Build(t.path());
   ASSERT_TRUE(fourth.has_value());
   EXPECT_LE(fourth->cached_files, 3u);
   EXPECT_TRUE(*store.Has(chunks[1].digest));

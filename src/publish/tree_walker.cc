@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <cerrno>
 #include <memory>
 
 #include "format/names.h"
@@ -79,7 +79,7 @@ Status Walk(const std::string& abs, const std::string& rel,
       if (!ok.ok()) return Refuse(child_rel, ok.message());
       f.target = std::move(target);
     } else {
-      const char* kind = S_ISSOCK(st.st_mode)  ? "a socket"
+      const char* kind = S_ISSOCK(st.st_mode)   ? "a socket"
                          : S_ISFIFO(st.st_mode) ? "a FIFO"
                                                 : "a device";
       return Refuse(child_rel, std::string("it is ") + kind +
@@ -109,8 +109,9 @@ Result<std::vector<SourceFile>> WalkTree(const std::string& root) {
   }
   std::string r = resolved;
   SV_RETURN_IF_ERROR(Walk(r, "", &out));
-  std::sort(out.begin(), out.end(),
-            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  std::sort(
+      out.begin(), out.end(),
+      [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
   return out;
 }
 

@@ -80,7 +80,8 @@ TEST(TreeWalkerTest, RefusesWhatAVersionCannotHold) {
 }
 
 TEST(TreeWalkerTest, MissingOrNonDirectoryRoot) {
-  EXPECT_EQ(WalkTree("/nonexistent/sealvol").error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(WalkTree("/nonexistent/sealvol").error().code(),
+            StatusCode::kNotFound);
   TempDir t;
   t.Write("f", "x");
   EXPECT_EQ(WalkTree(t / "f").error().code(), StatusCode::kInvalidArgument);

@@ -79,8 +79,8 @@ Status WriteFile(BlobStore& store, ThreadPool& pool, const ManifestEntry& e,
                  const std::string& path, RenameBatch* batch) {
   SV_ASSIGN_OR_RETURN(std::vector<ChunkRef> chunks, FileChunks(store, e));
   std::string tmp = TempPathFor(path);
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0600));
+  UniqueFd fd(
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
   auto fail = [&](Status s) {
     ::unlink(tmp.c_str());
@@ -116,7 +116,8 @@ Status WriteFile(BlobStore& store, ThreadPool& pool, const ManifestEntry& e,
 Status PlaceSymlink(const ManifestEntry& e, const std::string& path) {
   std::string cur(4097, '\0');
   ssize_t n = ::readlink(path.c_str(), cur.data(), cur.size());
-  if (n >= 0 && std::string_view(cur.data(), n) == e.target) return Status::Ok();
+  if (n >= 0 && std::string_view(cur.data(), n) == e.target)
+    return Status::Ok();
   std::string tmp = TempPathFor(path);
   if (::symlink(e.target.c_str(), tmp.c_str()) != 0) {
     return ErrnoStatus(errno, "create symlink " + tmp);
@@ -187,9 +188,9 @@ Result<VerifyReport> Verify(BlobStore& store, const Manifest& manifest,
     report.bytes += e.size;
     auto chunks = FileChunks(store, e);
     if (!chunks) {
-      report.problems.push_back(
-          {e.path, -1, 0, e.chunks ? e.chunks->ToString() : "",
-           chunks.error().ToString()});
+      report.problems.push_back({e.path, -1, 0,
+                                 e.chunks ? e.chunks->ToString() : "",
+                                 chunks.error().ToString()});
       continue;
     }
     report.chunks += chunks->size();

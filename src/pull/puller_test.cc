@@ -45,7 +45,8 @@ TEST(PullTest, MaterializesTheTreeExactly) {
   EXPECT_EQ(stats->files_written, 4u);
   EXPECT_EQ(dst.Read("out/model.bin"), p.big);
   EXPECT_EQ(dst.Read("out/sub/cfg.json"), "{}");
-  EXPECT_EQ(std::filesystem::read_symlink(dst / "out/sub/link"), "../model.bin");
+  EXPECT_EQ(std::filesystem::read_symlink(dst / "out/sub/link"),
+            "../model.bin");
   EXPECT_TRUE(std::filesystem::is_directory(dst / "out/nothing/here"));
   struct stat st;
   ASSERT_EQ(::stat((dst / "out/run.sh").c_str(), &st), 0);
@@ -72,7 +73,8 @@ TEST(PullTest, CorruptChunkFailsWithoutAPartialFile) {
   p.store.Corrupt(chunks[1].digest,
                   EncodeEnvelope(std::string(chunks[1].length, 'x'),
                                  CompressPolicy::kNone));
-  dst.Write("out/model.bin", "old contents stay until a verified file replaces them");
+  dst.Write("out/model.bin",
+            "old contents stay until a verified file replaces them");
   auto r = Pull(p.store, p.manifest, dst / "out", PullOptions{});
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code(), StatusCode::kCorruption);
@@ -125,12 +127,11 @@ TEST(PullTest, CatStreamsVerifiedBytes) {
   Published p;
   Publish(src, &p);
   std::string out;
-  ASSERT_TRUE(CatFile(p.store, *p.manifest.Find("model.bin"),
-                      [&](std::string_view d) {
-                        out.append(d);
-                        return Status::Ok();
-                      })
-                  .ok());
+  ASSERT_TRUE(
+      CatFile(p.store, *p.manifest.Find("model.bin"), [&](std::string_view d) {
+        out.append(d);
+        return Status::Ok();
+      }).ok());
   EXPECT_EQ(out, p.big);
 }
 

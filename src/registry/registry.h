@@ -27,11 +27,11 @@
 namespace sealvol {
 
 struct GcStats {
-  uint64_t versions = 0;      // roots marked from
-  uint64_t live_blobs = 0;    // referenced by some version
-  uint64_t removed = 0;       // unreferenced and old enough (or would be)
-  uint64_t removed_bytes = 0; // stored bytes of those
-  uint64_t young = 0;         // unreferenced but inside the grace period
+  uint64_t versions = 0;       // roots marked from
+  uint64_t live_blobs = 0;     // referenced by some version
+  uint64_t removed = 0;        // unreferenced and old enough (or would be)
+  uint64_t removed_bytes = 0;  // stored bytes of those
+  uint64_t young = 0;          // unreferenced but inside the grace period
 };
 
 class Registry {

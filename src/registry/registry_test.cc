@@ -19,7 +19,8 @@ class RegistryTest : public ::testing::Test {
   }
   Digest Put(const std::string& plain) {
     Digest d = Sha256::Of(plain);
-    EXPECT_TRUE(blobs_.Put(d, EncodeEnvelope(plain, CompressPolicy::kNone)).has_value());
+    EXPECT_TRUE(blobs_.Put(d, EncodeEnvelope(plain, CompressPolicy::kNone))
+                    .has_value());
     return d;
   }
   // A manifest with one small file and one two-chunk file.
@@ -67,7 +68,8 @@ TEST_F(RegistryTest, RefusesVersionsWithMissingBlobsNamingThem) {
   ASSERT_FALSE(d.has_value());
   EXPECT_EQ(d.error().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(d.error().message().find("a.txt"), std::string::npos);
-  EXPECT_NE(d.error().message().find("b.bin at offset 300000"), std::string::npos);
+  EXPECT_NE(d.error().message().find("b.bin at offset 300000"),
+            std::string::npos);
   EXPECT_EQ(meta_->ListVolumes()->size(), 0u);  // nothing visible
   EXPECT_FALSE(*blobs_.Has(Sha256::Of(m)));
 }
@@ -85,19 +87,24 @@ TEST_F(RegistryTest, RefusesBadManifestsAndNames) {
 }
 
 TEST_F(RegistryTest, ResolvesTagsAndRejectsForeignDigests) {
-  Digest d = *reg_->CommitVersion("acme/m", Manifest2("x"), "{}", CompressPolicy::kAuto);
-  ASSERT_TRUE(reg_->MoveTag("acme/m", "prod", d, TagExpect::Any(), "t", "").ok());
+  Digest d = *reg_->CommitVersion("acme/m", Manifest2("x"), "{}",
+                                  CompressPolicy::kAuto);
+  ASSERT_TRUE(
+      reg_->MoveTag("acme/m", "prod", d, TagExpect::Any(), "t", "").ok());
   EXPECT_EQ(*reg_->Resolve(*ParseRef("acme/m:prod")), d);
-  EXPECT_EQ(reg_->Resolve(*ParseRef("acme/m")).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(reg_->Resolve(*ParseRef("acme/m")).error().code(),
+            StatusCode::kNotFound);
   // A digest of another volume is not a version of this one.
   EXPECT_EQ(reg_->Resolve(*ParseRef("other/v@" + d.ToString())).error().code(),
             StatusCode::kNotFound);
-  EXPECT_FALSE(reg_->MoveTag("acme/m", "bad tag", d, TagExpect::Any(), "t", "").ok());
+  EXPECT_FALSE(
+      reg_->MoveTag("acme/m", "bad tag", d, TagExpect::Any(), "t", "").ok());
 }
 
 TEST_F(RegistryTest, GcRemovesOnlyOldUnreferencedBlobs) {
   blobs_.set_now(1000);
-  Digest d = *reg_->CommitVersion("acme/m", Manifest2("keep"), "{}", CompressPolicy::kAuto);
+  Digest d = *reg_->CommitVersion("acme/m", Manifest2("keep"), "{}",
+                                  CompressPolicy::kAuto);
   Digest orphan_old = Put("orphan written long ago");
   blobs_.set_now(5000);
   Digest orphan_young = Put("orphan written just now");
@@ -129,7 +136,8 @@ TEST_F(RegistryTest, GcRemovesOnlyOldUnreferencedBlobs) {
 
 TEST_F(RegistryTest, GcRefusesToGuessWhenAVersionIsUnreadable) {
   blobs_.set_now(1);
-  Digest d = *reg_->CommitVersion("acme/m", Manifest2("a"), "{}", CompressPolicy::kAuto);
+  Digest d = *reg_->CommitVersion("acme/m", Manifest2("a"), "{}",
+                                  CompressPolicy::kAuto);
   Digest orphan = Put("orphan");
   ASSERT_TRUE(blobs_.Delete(d).ok());  // the manifest blob is gone
   auto gc = reg_->CollectGarbage(0, false, 100000);

@@ -38,8 +38,10 @@ Result<std::vector<ChunkRef>> FileChunks(BlobStore& store,
   }
   if (index->TotalSize() != file.size) {
     return Corruption("chunk index of '" + file.path + "' adds up to " +
-                      std::to_string(index->TotalSize()) + " bytes, but the "
-                      "file is " + std::to_string(file.size));
+                      std::to_string(index->TotalSize()) +
+                      " bytes, but the "
+                      "file is " +
+                      std::to_string(file.size));
   }
   return std::move(index->chunks);
 }

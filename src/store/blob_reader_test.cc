@@ -10,7 +10,8 @@ namespace {
 
 Digest PutPlain(MemoryBlobStore& s, const std::string& plain) {
   Digest d = Sha256::Of(plain);
-  EXPECT_TRUE(s.Put(d, EncodeEnvelope(plain, CompressPolicy::kAuto)).has_value());
+  EXPECT_TRUE(
+      s.Put(d, EncodeEnvelope(plain, CompressPolicy::kAuto)).has_value());
   return d;
 }
 

@@ -70,10 +70,11 @@ TEST_P(BlobStoreSuite, ListsEveryBlobOnce) {
     ASSERT_TRUE(store_->Put(d, "v" + std::to_string(i)).has_value());
   }
   std::set<Digest> got;
-  ASSERT_TRUE(store_->List([&](const BlobInfo& b) {
-                      EXPECT_TRUE(got.insert(b.digest).second);
-                      EXPECT_GT(b.stored_size, 0u);
-                    })
+  ASSERT_TRUE(store_
+                  ->List([&](const BlobInfo& b) {
+                    EXPECT_TRUE(got.insert(b.digest).second);
+                    EXPECT_GT(b.stored_size, 0u);
+                  })
                   .ok());
   EXPECT_EQ(got, want);
 }
@@ -115,13 +116,14 @@ TEST(LocalBlobStoreTest, UsesTheSpecifiedLayoutAndCleansTempFiles) {
   Digest d = Sha256::Of("abc");
   ASSERT_TRUE(store->Put(d, "x").has_value());
   std::string hex = d.Hex();
-  std::string final_path = dir + "/blobs/sha256/" + hex.substr(0, 2) + "/" + hex;
+  std::string final_path =
+      dir + "/blobs/sha256/" + hex.substr(0, 2) + "/" + hex;
   // Visible to this store at once, under its final name after Sync.
   EXPECT_TRUE(*store->Has(d));
   EXPECT_FALSE(std::filesystem::exists(final_path));
   ASSERT_TRUE(store->Sync().ok());
-  EXPECT_TRUE(std::filesystem::exists(dir + "/blobs/sha256/" + hex.substr(0, 2) +
-                                      "/" + hex));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/blobs/sha256/" +
+                                      hex.substr(0, 2) + "/" + hex));
   // A writer killed mid-put leaves a temp file: List ignores it and
   // CollectTemp removes it.
   std::string tmp = dir + "/blobs/sha256/ab/.tmp-123-0-0";
@@ -156,7 +158,8 @@ TEST(FaultInjectingBlobStoreTest, FailsFromTheNthCallUntilHealed) {
 namespace sealvol {
 namespace {
 
-TEST(LocalBlobStoreTest, UnsyncedBlobsVanishWithTheStoreAndBatchesSyncThemselves) {
+TEST(LocalBlobStoreTest,
+     UnsyncedBlobsVanishWithTheStoreAndBatchesSyncThemselves) {
   char tmpl[] = "/tmp/sealvol-local-test-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   Digest a = Sha256::Of("a");

@@ -64,15 +64,17 @@ Result<bool> LocalBlobStore::Put(const Digest& digest,
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) return false;
   std::string tmp = TempPathFor(path);
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0444));
+  UniqueFd fd(
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444));
   if (!fd.valid()) {
-    return ErrnoStatus(errno, "store blob " + digest.ToString() + ": create " + tmp);
+    return ErrnoStatus(errno,
+                       "store blob " + digest.ToString() + ": create " + tmp);
   }
   Status s = WriteAll(fd.get(), envelope, tmp);
   // Start writeback now so the batch's sync has little left to flush.
   if (s.ok()) ::sync_file_range(fd.get(), 0, 0, SYNC_FILE_RANGE_WRITE);
-  if (s.ok() && ::close(fd.Release()) != 0) s = ErrnoStatus(errno, "close " + tmp);
+  if (s.ok() && ::close(fd.Release()) != 0)
+    s = ErrnoStatus(errno, "close " + tmp);
   if (!s.ok()) {
     ::unlink(tmp.c_str());
     return s.WithContext("store blob " + digest.ToString());

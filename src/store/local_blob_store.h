@@ -18,7 +18,6 @@
 #include <unordered_map>
 
 #include "base/file.h"
-
 #include "store/blob_store.h"
 
 namespace sealvol {
@@ -58,9 +57,10 @@ class LocalBlobStore : public BlobStore {
   std::mutex sync_mu_;
   std::mutex mu_;
   // Blobs written to temp files, not yet renamed into place.
-  std::unordered_map<Digest, std::string, DigestHash> pending_;  // GUARDED_BY(mu_)
-  RenameBatch batch_;             // GUARDED_BY(mu_)
-  uint64_t pending_bytes_ = 0;    // GUARDED_BY(mu_)
+  std::unordered_map<Digest, std::string, DigestHash>
+      pending_;                 // GUARDED_BY(mu_)
+  RenameBatch batch_;           // GUARDED_BY(mu_)
+  uint64_t pending_bytes_ = 0;  // GUARDED_BY(mu_)
 };
 
 }  // namespace sealvol

@@ -24,7 +24,9 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::string& path() const { return path_; }
-  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
+  std::string operator/(const std::string& rel) const {
+    return path_ + "/" + rel;
+  }
 
   // Writes `content` to `rel`, creating parent directories.
   void Write(const std::string& rel, const std::string& content,
