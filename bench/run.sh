@@ -3,7 +3,10 @@
 # pick instead (casync, restic), on the same synthetic model in one run.
 #   bench/run.sh [BUILD_DIR]      BENCH_SIZE=bytes (default 2.2 GB)
 # Prints a Markdown table of throughputs, stored bytes and ratios. The page
-# cache is warm for every tool (each source tree is read once first).
+# cache is warm for every tool (each source tree is read once first), and
+# `sync` runs before each timed command so no tool pays for another's dirty
+# pages. sealvol makes what it writes durable (syncfs) before it finishes;
+# casync and restic are timed as they run by default.
 set -euo pipefail
 BUILD=${1:-build}
 SV=$(realpath "$BUILD/sealvol")
@@ -24,6 +27,7 @@ time_cmd() {
   local var=$1
   shift
   local t0 t1
+  sync  # nobody pays for another command's dirty pages
   t0=$(now)
   "$@" >"$W/last.out" 2>"$W/last.err" || { cat "$W/last.err" >&2; exit 1; }
   t1=$(now)

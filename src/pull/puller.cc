@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <future>
 
 #include "base/file.h"
 #include "base/thread_pool.h"
@@ -140,9 +141,14 @@ Result<PullStats> Pull(BlobStore& store, const Manifest& manifest,
   SV_RETURN_IF_ERROR(MakeDirs(dir));
   ThreadPool pool(options.threads);
   // Finished files are renamed into place in batches after one filesystem
-  // sync each, rather than paying an fsync per file.
+  // sync each, rather than paying an fsync per file. A full batch commits on
+  // a background thread while the next one is written.
   RenameBatch batch;
   uint64_t batch_bytes = 0;
+  std::future<Status> committing;
+  auto wait_previous = [&]() -> Status {
+    return committing.valid() ? committing.get() : Status::Ok();
+  };
   auto one = [&](const ManifestEntry& e) -> Status {
     std::string path = dir + "/" + e.path;
     if (e.type == EntryType::kDir) return EnsureDirs(dir, e.path);
@@ -159,7 +165,12 @@ Result<PullStats> Pull(BlobStore& store, const Manifest& manifest,
       stats.bytes_written += e.size;
       batch_bytes += e.size;
       if (batch_bytes >= options.batch_bytes) {
-        SV_RETURN_IF_ERROR(batch.Commit(dir));
+        SV_RETURN_IF_ERROR(wait_previous());
+        committing = std::async(std::launch::async,
+                                [full = std::move(batch), &dir]() mutable {
+                                  return full.Commit(dir);
+                                });
+        batch = RenameBatch();
         batch_bytes = 0;
       }
     }
@@ -170,10 +181,12 @@ Result<PullStats> Pull(BlobStore& store, const Manifest& manifest,
     Status s = one(e);
     if (!s.ok()) {
       // Files finished before the failure are verified: keep them.
+      (void)wait_previous();
       (void)batch.Commit(dir);
       return s;
     }
   }
+  SV_RETURN_IF_ERROR(wait_previous());
   SV_RETURN_IF_ERROR(batch.Commit(dir));
   return stats;
 }

@@ -63,6 +63,20 @@ TEST(PullTest, MaterializesTheTreeExactly) {
   EXPECT_EQ(dst.Read("out/sub/cfg.json"), "{}");
 }
 
+TEST(PullTest, SmallBatchesCommitInTheBackgroundAndMissNothing) {
+  TempDir src, dst;
+  Published p;
+  Publish(src, &p);
+  PullOptions tiny;
+  tiny.batch_bytes = 1;  // every file is its own batch
+  auto stats = Pull(p.store, p.manifest, dst / "out", tiny);
+  ASSERT_TRUE(stats.has_value()) << stats.error().ToString();
+  EXPECT_EQ(stats->files_written, 4u);
+  EXPECT_EQ(dst.Read("out/model.bin"), p.big);
+  EXPECT_EQ(dst.Read("out/run.sh"), "#!/bin/sh\n");
+  EXPECT_TRUE(std::filesystem::exists(dst / "out/empty"));
+}
+
 TEST(PullTest, CorruptChunkFailsWithoutAPartialFile) {
   TempDir src, dst;
   Published p;
