@@ -36,8 +36,16 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
   opts.threads = a.threads;
   std::unique_ptr<FileCache> cache;
   if (!a.no_cache) {
-    SV_RETURN_IF_ERROR(MakeDirs(st.root() + "/cache"));
-    SV_ASSIGN_OR_RETURN(cache, FileCache::Open(st.root() + "/cache/files.db"));
+    // The cache only saves work: without it the publish reads everything.
+    Status made = MakeDirs(st.root() + "/cache");
+    auto opened = made.ok() ? FileCache::Open(st.root() + "/cache/files.db")
+                            : Result<std::unique_ptr<FileCache>>(made);
+    if (opened) {
+      cache = std::move(*opened);
+    } else if (!g.quiet) {
+      std::cerr << "sealvol: file cache unavailable, reading every file ("
+                << opened.error().message() << ")\n";
+    }
   }
   Publisher publisher(&st.blobs(), opts, cache.get());
   PublishProgress progress;

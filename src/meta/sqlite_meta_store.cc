@@ -2,7 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace sealvol {
 namespace {
@@ -153,11 +155,22 @@ Result<std::unique_ptr<SqliteMetaStore>> SqliteMetaStore::Open(
   // Other processes may hold the write lock while they commit a version;
   // wait for them rather than failing.
   sqlite3_busy_timeout(db->handle, 60000);
-  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA journal_mode=WAL"));
-  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA synchronous=FULL"));
-  SV_RETURN_IF_ERROR(Exec(db->handle, "PRAGMA foreign_keys=ON"));
-  SV_RETURN_IF_ERROR(
-      InWriteTxn(db->handle, [&] { return Exec(db->handle, kSchema); }));
+  // Switching a new database to WAL takes an exclusive lock for which
+  // SQLite does not call the busy handler, so several processes opening a
+  // fresh store at once retry here.
+  Status s;
+  for (int attempt = 0; attempt < 600; ++attempt) {
+    s = Exec(db->handle, "PRAGMA journal_mode=WAL");
+    if (s.ok()) s = Exec(db->handle, "PRAGMA synchronous=FULL");
+    if (s.ok()) s = Exec(db->handle, "PRAGMA foreign_keys=ON");
+    if (s.ok()) {
+      s = InWriteTxn(db->handle, [&] { return Exec(db->handle, kSchema); });
+    }
+    int code = sqlite3_errcode(db->handle);
+    if (s.ok() || (code != SQLITE_BUSY && code != SQLITE_LOCKED)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  SV_RETURN_IF_ERROR(s);
   return std::unique_ptr<SqliteMetaStore>(new SqliteMetaStore(std::move(db)));
 }
 

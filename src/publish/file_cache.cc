@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 namespace sealvol {
 
 struct FileCache::Db {
@@ -30,8 +33,15 @@ Result<std::unique_ptr<FileCache>> FileCache::Open(const std::string& path) {
       "CREATE TABLE IF NOT EXISTS files ("
       "  path TEXT PRIMARY KEY, dev INTEGER, ino INTEGER, size INTEGER,"
       "  mtime INTEGER, ctime INTEGER, sha256 TEXT NOT NULL, chunks TEXT)";
-  if (sqlite3_exec(db->handle, schema, nullptr, nullptr, nullptr) !=
-          SQLITE_OK ||
+  // A fresh database's switch to WAL does not wait on the busy handler;
+  // publishers opening it at the same moment retry.
+  int rc = SQLITE_BUSY;
+  for (int attempt = 0; attempt < 600 && rc != SQLITE_OK; ++attempt) {
+    rc = sqlite3_exec(db->handle, schema, nullptr, nullptr, nullptr);
+    if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (rc != SQLITE_OK ||
       sqlite3_prepare_v2(db->handle,
                          "SELECT dev, ino, size, mtime, ctime, sha256, chunks "
                          "FROM files WHERE path = ?",
