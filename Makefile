@@ -4,6 +4,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
+DEMO_DIR ?= demo-work
 
 .PHONY: all build demo test test-asan fuzz bench install format clean deps
 
@@ -20,7 +21,7 @@ build: $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	scripts/demo.sh $(BUILD)
+	DEMO_DIR=$(DEMO_DIR) scripts/demo.sh $(BUILD)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

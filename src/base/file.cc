@@ -1,13 +1,17 @@
 #include "base/file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 
 namespace sealvol {
@@ -84,6 +88,22 @@ std::string TempPathFor(const std::string& path) {
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   return dir + ".tmp-" + std::to_string(::getpid()) + "-" +
          std::to_string(counter.fetch_add(1)) + "-" + std::to_string(rng());
+}
+
+size_t RemoveOrphanTemps(const std::string& dir) {
+  std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), ::closedir);
+  if (!d) return 0;
+  size_t removed = 0;
+  while (dirent* e = ::readdir(d.get())) {
+    std::string_view name = e->d_name;
+    if (name.substr(0, 5) != ".tmp-") continue;
+    long pid = std::strtol(e->d_name + 5, nullptr, 10);
+    if (pid <= 0 ||
+        (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      removed += ::unlinkat(dirfd(d.get()), e->d_name, 0) == 0;
+    }
+  }
+  return removed;
 }
 
 Status WriteFileAtomic(const std::string& path, std::string_view data,

@@ -73,8 +73,14 @@ enum class AtomicMode {
 Status WriteFileAtomic(const std::string& path, std::string_view data,
                        AtomicMode mode = AtomicMode::kReplace);
 
-// A unique temp path beside `path` (same directory, so rename is atomic).
+// A unique temp path beside `path` (same directory, so rename is atomic):
+// `.tmp-<pid>-<counter>-<random>`.
 std::string TempPathFor(const std::string& path);
+
+// Removes temp files (named by TempPathFor) directly inside `dir` whose
+// writing process no longer runs: what a killed writer left behind.
+// Returns how many were removed.
+size_t RemoveOrphanTemps(const std::string& dir);
 
 // Flushes every dirty page and inode of the filesystem holding `path`
 // (syncfs): one device flush for a whole batch of files, where an fsync per

@@ -59,6 +59,18 @@ TEST_F(FileTest, MissingFileIsNotFound) {
   EXPECT_EQ(r.error().code(), StatusCode::kNotFound);
 }
 
+TEST_F(FileTest, RemovesOnlyTempFilesOfDeadWriters) {
+  std::string mine = TempPathFor(dir_ + "/x");  // this process is alive
+  ASSERT_TRUE(WriteFileAtomic(mine, "live").ok());
+  // pid 999999999 exceeds pid_max: no such process.
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/.tmp-999999999-0-1", "orphan").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir_ + "/keep.txt", "user file").ok());
+  EXPECT_EQ(RemoveOrphanTemps(dir_), 1u);
+  EXPECT_TRUE(std::filesystem::exists(mine));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/keep.txt"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/.tmp-999999999-0-1"));
+}
+
 TEST_F(FileTest, WriteIntoMissingDirectoryFailsCleanly) {
   Status s = WriteFileAtomic(dir_ + "/no/such/dir/f", "x");
   EXPECT_FALSE(s.ok());

@@ -10,24 +10,14 @@
 #include <vector>
 
 #include "hash/sha256.h"
+#include "testing/temp_dir.h"
 
 namespace sealvol {
 namespace {
 
 // The seeded input of the golden vectors: SplitMix64 words, little-endian.
 std::string SeededBytes(uint64_t seed, size_t n) {
-  std::string out(n, '\0');
-  uint64_t s = seed;
-  for (size_t i = 0; i < n; i += 8) {
-    s += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    for (size_t k = 0; k < 8 && i + k < n; ++k)
-      out[i + k] = static_cast<char>(z >> (8 * k));
-  }
-  return out;
+  return testing::RandomBytes(seed, n);
 }
 
 // Feeds `data` in pieces of the sizes `next_piece` returns; returns the

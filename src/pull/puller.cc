@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <future>
+#include <set>
 
 #include "base/file.h"
 #include "base/thread_pool.h"
@@ -149,11 +150,20 @@ Result<PullStats> Pull(BlobStore& store, const Manifest& manifest,
   auto wait_previous = [&]() -> Status {
     return committing.valid() ? committing.get() : Status::Ok();
   };
+  // A pull killed earlier left temp files; remove them from each directory
+  // this pull writes into.
+  std::set<std::string> cleaned;
+  auto clean = [&](const std::string& parent) {
+    if (cleaned.insert(parent).second) {
+      RemoveOrphanTemps(parent.empty() ? dir : dir + "/" + parent);
+    }
+  };
   auto one = [&](const ManifestEntry& e) -> Status {
     std::string path = dir + "/" + e.path;
     if (e.type == EntryType::kDir) return EnsureDirs(dir, e.path);
     std::string parent = Parent(e.path);
     if (!parent.empty()) SV_RETURN_IF_ERROR(EnsureDirs(dir, parent));
+    clean(parent);
     if (e.type == EntryType::kSymlink) return PlaceSymlink(e, path);
     SV_ASSIGN_OR_RETURN(bool same, AlreadyThere(path, e));
     if (same) {

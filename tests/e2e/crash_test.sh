@@ -39,4 +39,20 @@ expect_exit 0 sv gc --grace 0 --json
 leftover=$(find "$SEALVOL_HOME/blobs" -name '.tmp-*' | wc -l)
 expect_eq "no temp files after gc" "$leftover" 0
 expect_exit 0 sv verify acme/crash:v1
+
+# A pull killed mid-way leaves no partial file under a final name, and the
+# next pull finishes and removes the temp files the killed one left.
+sv pull acme/crash:v1 "$WORK/out" -q &
+pid=$!
+sleep 0.3
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+if [ -e "$WORK/out/model-00001-of-00001.safetensors" ]; then
+  cmp -s "$WORK/model/model-00001-of-00001.safetensors" \
+    "$WORK/out/model-00001-of-00001.safetensors" && pass ||
+    fail "a killed pull left a partial file under its final name"
+fi
+expect_exit 0 sv pull acme/crash:v1 "$WORK/out"
+diff -r "$WORK/model" "$WORK/out" >/dev/null && pass || fail "re-pulled tree differs"
+expect_eq "no temp files left in the pull target" "$(find "$WORK/out" -name '.tmp-*' | wc -l)" 0
 finish
