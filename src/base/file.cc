@@ -74,13 +74,6 @@ Status MakeDirs(const std::string& path) {
   return Status::Ok();
 }
 
-Status FsyncDir(const std::string& dir) {
-  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd.valid()) return ErrnoStatus(errno, "open directory " + dir);
-  if (::fsync(fd.get()) != 0) return ErrnoStatus(errno, "fsync " + dir);
-  return Status::Ok();
-}
-
 std::string TempPathFor(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -104,32 +97,6 @@ size_t RemoveOrphanTemps(const std::string& dir) {
     }
   }
   return removed;
-}
-
-Status WriteFileAtomic(const std::string& path, std::string_view data,
-                       AtomicMode mode) {
-  std::string tmp = TempPathFor(path);
-  UniqueFd fd(
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
-  Status s = WriteAll(fd.get(), data, tmp);
-  if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus(errno, "fsync " + tmp);
-  if (s.ok() && ::close(fd.Release()) != 0) {
-    s = ErrnoStatus(errno, "close " + tmp);
-  }
-  if (!s.ok()) {
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  unsigned flags = mode == AtomicMode::kNoReplace ? RENAME_NOREPLACE : 0;
-  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), flags) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    if (err == EEXIST) return AlreadyExists(path + " already exists");
-    return ErrnoStatus(err, "rename " + tmp + " to " + path);
-  }
-  auto slash = path.rfind('/');
-  return FsyncDir(slash == std::string::npos ? "." : path.substr(0, slash));
 }
 
 }  // namespace sealvol

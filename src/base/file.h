@@ -1,6 +1,6 @@
 // File helpers over POSIX: an owning fd, whole-file reads with a size cap,
-// and the atomic write every store uses (temp file, write, fsync, close,
-// rename, fsync the directory).
+// and RenameBatch, the durable publish-by-rename every writer uses (temp
+// files, one filesystem sync, renames, another sync).
 //
 // Thread safety: free functions are safe to call concurrently; a UniqueFd is
 // owned by one thread at a time.
@@ -60,18 +60,10 @@ Result<size_t> PreadFull(int fd, char* buf, size_t len, uint64_t offset,
 // Creates `path` and its parents (mode 0755); OK when it already exists.
 Status MakeDirs(const std::string& path);
 
-Status FsyncDir(const std::string& dir);
-
 enum class AtomicMode {
   kReplace,    // an existing file is replaced atomically
-  kNoReplace,  // an existing file is kept; AlreadyExists is returned
+  kNoReplace,  // an existing file is kept
 };
-
-// Writes `data` to `path` atomically: readers see the old file, or the whole
-// new one, never a part. A crash at any point leaves at most a temp file named
-// `.tmp-*` beside `path`. With kNoReplace an existing file is never touched.
-Status WriteFileAtomic(const std::string& path, std::string_view data,
-                       AtomicMode mode = AtomicMode::kReplace);
 
 // A unique temp path beside `path` (same directory, so rename is atomic):
 // `.tmp-<pid>-<counter>-<random>`.

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 
 namespace sealvol::cli {
+namespace {
 
 nlohmann::json EntryJson(const ManifestEntry& e) {
   nlohmann::json j{{"path", e.path}};
@@ -24,6 +25,8 @@ nlohmann::json EntryJson(const ManifestEntry& e) {
   }
   return j;
 }
+
+}  // namespace
 
 void RegisterLs(CLI::App& app, Globals& g) {
   auto ref = std::make_shared<std::string>();

@@ -1,5 +1,5 @@
-// The MetaStore suite, run against every implementation (today: SQLite in a
-// file, and SQLite in memory).
+// MetaStore behaviour, run against SqliteMetaStore in a file (the only
+// implementation so far; PostgreSQL will join this suite).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
