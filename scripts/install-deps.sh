@@ -5,8 +5,9 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev
+  libfuse3-dev fuse3
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev)
-test_pkgs=(libgtest-dev libgmock-dev python3 sqlite3)
+test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 bench_pkgs=(libbenchmark-dev casync restic hyperfine)
 

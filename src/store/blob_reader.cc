@@ -17,6 +17,32 @@ Result<Manifest> ReadManifest(BlobStore& store, const Digest& digest) {
   return m;
 }
 
+uint64_t ChunkIndexMaxBytes(const ManifestEntry& file) {
+  return kChunkIndexHeaderSize +
+         ChunkIndexMaxCount(file) * kChunkIndexEntrySize;
+}
+
+uint64_t ChunkIndexMaxCount(const ManifestEntry& file) {
+  // An index has at most one entry per minimum-size chunk of the file, plus
+  // the last one.
+  return file.size / kChunkParamsV1.min_size + 2;
+}
+
+Result<std::vector<ChunkRef>> ParseFileChunks(const ManifestEntry& file,
+                                              std::string_view index_bytes) {
+  auto index = ParseChunkIndex(index_bytes, kChunkParamsV1.max_size,
+                               ChunkIndexMaxCount(file));
+  if (!index) {
+    return index.error().WithContext("chunk index of '" + file.path + "'");
+  }
+  if (index->TotalSize() != file.size) {
+    return Corruption("chunk index of '" + file.path + "' adds up to " +
+                      std::to_string(index->TotalSize()) +
+                      " bytes, but the file is " + std::to_string(file.size));
+  }
+  return std::move(index->chunks);
+}
+
 Result<std::vector<ChunkRef>> FileChunks(BlobStore& store,
                                          const ManifestEntry& file) {
   if (file.size == 0) return std::vector<ChunkRef>{};
@@ -24,26 +50,12 @@ Result<std::vector<ChunkRef>> FileChunks(BlobStore& store,
     return std::vector<ChunkRef>{
         ChunkRef{file.sha256, static_cast<uint32_t>(file.size)}};
   }
-  // An index has at most one entry per minimum-size chunk of the file, plus
-  // the last one.
-  uint64_t max_count = file.size / kChunkParamsV1.min_size + 2;
-  uint64_t max_bytes = kChunkIndexHeaderSize + max_count * kChunkIndexEntrySize;
-  auto bytes = ReadBlob(store, *file.chunks, kUnknownSize, max_bytes);
+  auto bytes =
+      ReadBlob(store, *file.chunks, kUnknownSize, ChunkIndexMaxBytes(file));
   if (!bytes) {
     return bytes.error().WithContext("chunk index of '" + file.path + "'");
   }
-  auto index = ParseChunkIndex(*bytes, kChunkParamsV1.max_size, max_count);
-  if (!index) {
-    return index.error().WithContext("chunk index of '" + file.path + "'");
-  }
-  if (index->TotalSize() != file.size) {
-    return Corruption("chunk index of '" + file.path + "' adds up to " +
-                      std::to_string(index->TotalSize()) +
-                      " bytes, but the "
-                      "file is " +
-                      std::to_string(file.size));
-  }
-  return std::move(index->chunks);
+  return ParseFileChunks(file, *bytes);
 }
 
 }  // namespace sealvol

@@ -29,6 +29,14 @@ Result<Manifest> ReadManifest(BlobStore& store, const Digest& digest);
 Result<std::vector<ChunkRef>> FileChunks(BlobStore& store,
                                          const ManifestEntry& file);
 
+// The parts of FileChunks, for readers that fetch the index blob their own
+// way (the mount's cache tiers): the most bytes and entries a file's index
+// may have, and the verified index bytes parsed and checked against the file.
+uint64_t ChunkIndexMaxBytes(const ManifestEntry& file);
+uint64_t ChunkIndexMaxCount(const ManifestEntry& file);
+Result<std::vector<ChunkRef>> ParseFileChunks(const ManifestEntry& file,
+                                              std::string_view index_bytes);
+
 }  // namespace sealvol
 
 #endif  // SEALVOL_STORE_BLOB_READER_H_

@@ -1,0 +1,98 @@
+#include "mount/chunk_source.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "format/envelope.h"
+
+namespace sealvol {
+
+using Clock = std::chrono::steady_clock;
+
+ChunkSource::ChunkSource(BlobStore* store, ChunkCache* memory, NodeCache* disk,
+                         MountStats* stats, FetchOptions options)
+    : store_(store),
+      memory_(memory),
+      disk_(disk),
+      stats_(stats),
+      options_(options),
+      pool_(std::max(1u, options.prefetch_threads)) {}
+
+ChunkSource::~ChunkSource() { pool_.Wait(); }
+
+Result<std::string> ChunkSource::FetchFromStore(const Digest& digest,
+                                                std::optional<uint64_t> size,
+                                                uint64_t max_size) {
+  auto start = Clock::now();
+  auto backoff = options_.first_backoff;
+  stats_->inflight.fetch_add(1);
+  Result<std::string> envelope = std::string();
+  for (;;) {
+    envelope = store_->Get(digest);
+    if (envelope) break;
+    StatusCode code = envelope.error().code();
+    bool transient =
+        code == StatusCode::kUnavailable || code == StatusCode::kIOError;
+    if (!transient || Clock::now() - start + backoff > options_.retry_for) {
+      break;
+    }
+    stats_->fetch_retries.fetch_add(1);
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, options_.max_backoff);
+  }
+  stats_->inflight.fetch_sub(1);
+  Result<std::string> bytes =
+      envelope ? DecodeVerified(*envelope, digest, size.value_or(kUnknownSize),
+                                max_size)
+               : Result<std::string>(envelope.error());
+  auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+      Clock::now() - start);
+  stats_->fetch_latency.Record(static_cast<uint64_t>(micros.count()));
+  if (!bytes) {
+    stats_->fetch_errors.fetch_add(1);
+    return bytes;
+  }
+  stats_->fetches.fetch_add(1);
+  stats_->bytes_fetched.fetch_add(bytes->size());
+  if (disk_ != nullptr) disk_->Store(digest, *bytes);
+  return bytes;
+}
+
+Result<ChunkPtr> ChunkSource::Get(const Digest& digest,
+                                  std::optional<uint64_t> size,
+                                  uint64_t max_size) {
+  bool fetched = false;
+  auto result = memory_->GetOrFetch(
+      digest,
+      [&]() -> Result<ChunkPtr> {
+        if (disk_ != nullptr) {
+          if (auto hit = disk_->Load(digest, size)) {
+            stats_->disk_hits.fetch_add(1);
+            return std::make_shared<const std::string>(std::move(*hit));
+          }
+        }
+        SV_ASSIGN_OR_RETURN(std::string bytes,
+                            FetchFromStore(digest, size, max_size));
+        return std::make_shared<const std::string>(std::move(bytes));
+      },
+      &fetched);
+  if (!fetched && result) stats_->memory_hits.fetch_add(1);
+  return result;
+}
+
+void ChunkSource::Prefetch(const ChunkRef& chunk) {
+  if (memory_->PresentOrPending(chunk.digest)) return;
+  pool_.Submit([this, chunk] {
+    if (memory_->PresentOrPending(chunk.digest)) return;
+    if (Get(chunk)) stats_->prefetched.fetch_add(1);
+  });
+}
+
+bool ChunkSource::Hydrate(const ChunkRef& chunk) {
+  if (memory_->PresentOrPending(chunk.digest)) return true;
+  if (disk_ == nullptr) return Get(chunk).has_value();
+  if (disk_->Contains(chunk.digest)) return true;
+  return FetchFromStore(chunk.digest, chunk.length, chunk.length).has_value();
+}
+
+}  // namespace sealvol

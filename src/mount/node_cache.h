@@ -1,0 +1,82 @@
+// NodeCache: the mount's on-disk tier, shared by every mount on the node and
+// across versions. Content-addressed: <dir>/chunks/<xx>/<hex> holds the
+// decoded bytes of the blob with that SHA-256 (docs/mount.md).
+//
+// It never hands out bytes it has not verified: a file is written under a
+// temp name and renamed into place only when complete, and every Load
+// re-hashes what it read, removing a file that does not match (what a crash
+// or a bad disk can leave). Usage is bounded by `capacity`: when the files
+// pass it, the least recently used (oldest mtime; a hit refreshes it) are
+// removed down to 90 %.
+//
+// Thread safety: all methods may be called from any thread, and several
+// processes may share one directory.
+#ifndef SEALVOL_MOUNT_NODE_CACHE_H_
+#define SEALVOL_MOUNT_NODE_CACHE_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "base/status.h"
+#include "hash/digest.h"
+#include "mount/mount_stats.h"
+
+namespace sealvol {
+
+class NodeCache {
+ public:
+  // Creates <dir>/chunks when needed. Scans the existing files (usage,
+  // eviction, temp files of killed writers) on a background thread, so
+  // opening stays fast however large the cache is. `stats` may be null.
+  static Result<std::unique_ptr<NodeCache>> Open(const std::string& dir,
+                                                 uint64_t capacity,
+                                                 MountStats* stats);
+  ~NodeCache();
+
+  // The verified bytes stored for `digest` (of `size` bytes when given), or
+  // nullopt when the cache does not hold them.
+  std::optional<std::string> Load(const Digest& digest,
+                                  std::optional<uint64_t> size);
+
+  // True when a file for `digest` exists (not verified: Load verifies).
+  bool Contains(const Digest& digest) const;
+
+  // Keeps `bytes` (verified by the caller) under `digest`. Failures (a full
+  // disk) are counted, never fatal: this is a cache.
+  void Store(const Digest& digest, std::string_view bytes);
+
+  // Scans the cache and evicts down to the capacity now (on this thread).
+  void Trim();
+
+  // Bytes the cache holds, as of the last scan plus what was stored since.
+  uint64_t usage() const { return usage_.load(); }
+  uint64_t capacity() const { return capacity_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  NodeCache(std::string dir, uint64_t capacity, MountStats* stats);
+  std::string PathFor(const Digest& digest) const;
+  void TrimLoop();
+
+  const std::string dir_;  // <cache-dir>/chunks
+  const uint64_t capacity_;
+  MountStats* stats_;
+  MountStats own_stats_;
+  std::atomic<uint64_t> usage_{0};
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool trim_wanted_ = true;  // GUARDED_BY(mu_); the first scan
+  bool stop_ = false;        // GUARDED_BY(mu_)
+  std::thread trimmer_;
+};
+
+}  // namespace sealvol
+
+#endif  // SEALVOL_MOUNT_NODE_CACHE_H_
