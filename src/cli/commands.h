@@ -25,6 +25,9 @@ void RegisterDiff(CLI::App& app, Globals& g);
 void RegisterPull(CLI::App& app, Globals& g);
 void RegisterVerify(CLI::App& app, Globals& g);
 void RegisterGc(CLI::App& app, Globals& g);
+void RegisterMount(CLI::App& app, Globals& g);
+void RegisterUmount(CLI::App& app, Globals& g);
+void RegisterStats(CLI::App& app, Globals& g);
 
 }  // namespace sealvol::cli
 

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   RegisterPull(app, g);
   RegisterVerify(app, g);
   RegisterGc(app, g);
+  RegisterMount(app, g);
+  RegisterUmount(app, g);
+  RegisterStats(app, g);
 
   try {
     app.parse(argc, argv);

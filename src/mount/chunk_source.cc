@@ -20,7 +20,7 @@ ChunkSource::ChunkSource(BlobStore* store, ChunkCache* memory, NodeCache* disk,
 
 ChunkSource::~ChunkSource() { pool_.Wait(); }
 
-Result<std::string> ChunkSource::FetchFromStore(const Digest& digest,
+Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
                                                 std::optional<uint64_t> size,
                                                 uint64_t max_size) {
   auto start = Clock::now();
@@ -50,12 +50,13 @@ Result<std::string> ChunkSource::FetchFromStore(const Digest& digest,
   stats_->fetch_latency.Record(static_cast<uint64_t>(micros.count()));
   if (!bytes) {
     stats_->fetch_errors.fetch_add(1);
-    return bytes;
+    return bytes.error();
   }
   stats_->fetches.fetch_add(1);
   stats_->bytes_fetched.fetch_add(bytes->size());
-  if (disk_ != nullptr) disk_->Store(digest, *bytes);
-  return bytes;
+  auto chunk = std::make_shared<const std::string>(std::move(*bytes));
+  if (disk_ != nullptr) disk_->StoreAsync(digest, chunk);
+  return chunk;
 }
 
 Result<ChunkPtr> ChunkSource::Get(const Digest& digest,
@@ -71,9 +72,7 @@ Result<ChunkPtr> ChunkSource::Get(const Digest& digest,
             return std::make_shared<const std::string>(std::move(*hit));
           }
         }
-        SV_ASSIGN_OR_RETURN(std::string bytes,
-                            FetchFromStore(digest, size, max_size));
-        return std::make_shared<const std::string>(std::move(bytes));
+        return FetchFromStore(digest, size, max_size);
       },
       &fetched);
   if (!fetched && result) stats_->memory_hits.fetch_add(1);

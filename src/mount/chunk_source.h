@@ -58,7 +58,7 @@ class ChunkSource {
   MountStats& stats() { return *stats_; }
 
  private:
-  Result<std::string> FetchFromStore(const Digest& digest,
+  Result<ChunkPtr> FetchFromStore(const Digest& digest,
                                      std::optional<uint64_t> size,
                                      uint64_t max_size);
 

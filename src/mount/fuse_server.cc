@@ -281,7 +281,7 @@ FuseServer::~FuseServer() {
 Status FuseServer::Serve() {
   fuse_loop_config* cfg = fuse_loop_cfg_create();
   fuse_loop_cfg_set_max_threads(cfg, impl_->config.max_threads);
-  fuse_loop_cfg_set_idle_threads(cfg, 4);
+  fuse_loop_cfg_set_idle_threads(cfg, impl_->config.max_threads);
   int rc = fuse_session_loop_mt(impl_->se, cfg);
   fuse_loop_cfg_destroy(cfg);
   if (rc < 0) return IOError(std::string("FUSE loop: ") + strerror(-rc));

@@ -40,7 +40,8 @@ NodeCache::NodeCache(std::string dir, uint64_t capacity, MountStats* stats)
     : dir_(std::move(dir)),
       capacity_(capacity),
       stats_(stats ? stats : &own_stats_),
-      trimmer_([this] { TrimLoop(); }) {}
+      trimmer_([this] { TrimLoop(); }),
+      writer_([this] { WriteLoop(); }) {}
 
 NodeCache::~NodeCache() {
   {
@@ -48,7 +49,34 @@ NodeCache::~NodeCache() {
     stop_ = true;
   }
   cv_.notify_all();
+  write_cv_.notify_all();
+  writer_.join();  // finishes the queued writes first
   trimmer_.join();
+}
+
+void NodeCache::StoreAsync(const Digest& digest, ChunkPtr bytes) {
+  std::unique_lock lock(mu_);
+  write_cv_.wait(lock, [&] {
+    return write_bytes_ < kWriteBehindBytes || writes_.empty();
+  });
+  write_bytes_ += bytes->size();
+  writes_.emplace_back(digest, std::move(bytes));
+  write_cv_.notify_all();
+}
+
+void NodeCache::WriteLoop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    write_cv_.wait(lock, [&] { return stop_ || !writes_.empty(); });
+    if (writes_.empty()) return;  // stopping, and nothing left to write
+    auto [digest, bytes] = std::move(writes_.front());
+    writes_.pop_front();
+    lock.unlock();
+    Store(digest, *bytes);
+    lock.lock();
+    write_bytes_ -= bytes->size();
+    write_cv_.notify_all();
+  }
 }
 
 std::string NodeCache::PathFor(const Digest& digest) const {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +26,7 @@
 
 #include "base/status.h"
 #include "hash/digest.h"
+#include "mount/chunk_cache.h"
 #include "mount/mount_stats.h"
 
 namespace sealvol {
@@ -51,6 +53,12 @@ class NodeCache {
   // disk) are counted, never fatal: this is a cache.
   void Store(const Digest& digest, std::string_view bytes);
 
+  // Store on the cache's writer thread, so a reader never waits for the
+  // disk. Blocks while more than `kWriteBehindBytes` wait to be written.
+  // Pending writes finish before the cache is destroyed.
+  void StoreAsync(const Digest& digest, ChunkPtr bytes);
+  static constexpr uint64_t kWriteBehindBytes = 64ull << 20;
+
   // Scans the cache and evicts down to the capacity now (on this thread).
   void Trim();
 
@@ -63,6 +71,7 @@ class NodeCache {
   NodeCache(std::string dir, uint64_t capacity, MountStats* stats);
   std::string PathFor(const Digest& digest) const;
   void TrimLoop();
+  void WriteLoop();
 
   const std::string dir_;  // <cache-dir>/chunks
   const uint64_t capacity_;
@@ -74,7 +83,11 @@ class NodeCache {
   std::condition_variable cv_;
   bool trim_wanted_ = true;  // GUARDED_BY(mu_); the first scan
   bool stop_ = false;        // GUARDED_BY(mu_)
+  std::deque<std::pair<Digest, ChunkPtr>> writes_;  // GUARDED_BY(mu_)
+  uint64_t write_bytes_ = 0;                        // GUARDED_BY(mu_)
+  std::condition_variable write_cv_;  // a write queued, or the queue drained
   std::thread trimmer_;
+  std::thread writer_;
 };
 
 }  // namespace sealvol
