@@ -6,7 +6,14 @@ SEALVOL=${SEALVOL:?set SEALVOL to the sealvol binary}
 GENMODEL=${GENMODEL:?set GENMODEL to the sealvol-genmodel binary}
 WORK=$(mktemp -d /tmp/sealvol-e2e-XXXXXX)
 export SEALVOL_HOME=$WORK/store
-trap 'rm -rf "$WORK"' EXIT
+# Detaches any mount a test left under $WORK before removing it.
+cleanup_mounts() {
+  local mp
+  for mp in $(awk -v w="$WORK" 'index($2, w) == 1 {print $2}' /proc/mounts); do
+    umount -l "$mp" 2>/dev/null || fusermount3 -u -z "$mp" 2>/dev/null || true
+  done
+}
+trap 'cleanup_mounts; rm -rf "$WORK"' EXIT
 PASSED=0
 FAILED=0
 
