@@ -325,8 +325,10 @@ Status UnmountPath(const std::string& mountpoint, bool lazy) {
 }
 
 bool IsStaleMount(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) != 0 && errno == ENOTCONN;
+  // statfs always reaches the server (stat may be answered from the
+  // kernel's attribute cache, which a mount keeps forever).
+  struct statvfs sv;
+  return statvfs(path.c_str(), &sv) != 0 && errno == ENOTCONN;
 }
 
 }  // namespace sealvol
