@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The main job on the embedded store, narrated: publish a model directory,
-# tag it, change one tensor, publish again, see how little was new, pull it
-# back and verify it. Uses a throwaway store under demo-work/.
+# tag it, change one tensor, publish again, see how little was new, mount
+# it, pull it back and verify it. Uses a throwaway store under demo-work/.
 set -euo pipefail
 BUILD=${1:-build}
 SV="$BUILD/sealvol"
 GEN="$BUILD/sealvol-genmodel"
 WORK=${DEMO_DIR:-demo-work}
+# A mount left by an interrupted run would stop rm; detach it first.
+umount -l "$WORK/mnt" 2>/dev/null || fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
 rm -rf "$WORK"
 mkdir -p "$WORK"
+trap '"$SV" umount "$WORK/mnt" --lazy -q 2>/dev/null || true' EXIT
 export SEALVOL_HOME="$WORK/store"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { printf '$ %s\n' "$*" >&2; "$@"; }
@@ -43,11 +46,26 @@ say "6. Promote v2 to prod, but only if prod is still v1 (compare-and-swap)"
 run "$SV" tag demo/tiny-llm:v2 prod --expect "$D1" --note "promote fine-tune"
 run "$SV" history demo/tiny-llm:prod
 
-say "7. Pull prod into a fresh directory; every chunk and file is verified"
+say "7. Mount prod: live at once, chunks stream in as they are read"
+if [ -e /dev/fuse ]; then
+  mkdir -p "$WORK/mnt"
+  export SEALVOL_CACHE_DIR="$WORK/cache"
+  run "$SV" mount demo/tiny-llm:prod "$WORK/mnt"
+  shard=$(cd "$WORK/model-v2" && ls model-*.safetensors | head -1)
+  run head -c 100000000 "$WORK/mnt/$shard" | sha256sum
+  head -c 100000000 "$WORK/model-v2/$shard" | sha256sum
+  echo "   the same bytes; only the chunks read were fetched:"
+  run "$SV" stats "$WORK/mnt"
+  run "$SV" umount "$WORK/mnt"
+else
+  echo "   (skipped: this machine has no /dev/fuse)"
+fi
+
+say "8. Pull prod into a fresh directory; every chunk and file is verified"
 run "$SV" pull demo/tiny-llm:prod "$WORK/deployed"
 run diff -r "$WORK/model-v2" "$WORK/deployed" && echo "   identical to the source tree"
 
-say "8. Re-hash every blob of both versions in the store"
+say "9. Re-hash every blob of both versions in the store"
 run "$SV" verify "demo/tiny-llm@$D1"
 run "$SV" verify demo/tiny-llm:prod
 

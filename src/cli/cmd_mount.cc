@@ -117,8 +117,8 @@ Status DoMount(const Globals& g, const MountArgs& a) {
   o.prefetch = a.prefetch == "none"  ? Prefetch::kNone
                : a.prefetch == "all" ? Prefetch::kAll
                                      : Prefetch::kAuto;
-  o.fetch.retry_for = std::chrono::milliseconds(
-      static_cast<int64_t>(a.retry_for * 1000));
+  o.fetch.retry_for =
+      std::chrono::milliseconds(static_cast<int64_t>(a.retry_for * 1000));
   o.allow_other = a.allow_other || geteuid() == 0;
   SV_RETURN_IF_ERROR(Prepare(g, a, &manifest, &o));
   char real[PATH_MAX];
@@ -149,8 +149,8 @@ Status DoMount(const Globals& g, const MountArgs& a) {
   o.log_path = a.log_path.empty() ? DefaultLogPath(o.cache_dir, o.mountpoint)
                                   : a.log_path;
   SV_RETURN_IF_ERROR(MakeDirs(o.log_path.substr(0, o.log_path.rfind('/'))));
-  int logfd = open(o.log_path.c_str(),
-                   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int logfd =
+      open(o.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (logfd < 0) return ErrnoStatus(errno, "log " + o.log_path);
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) return ErrnoStatus(errno, "pipe");
@@ -173,8 +173,8 @@ Status DoMount(const Globals& g, const MountArgs& a) {
     };
     int ready_fd = pipefd[1];
     auto ready = [&](const Status& s) {
-      std::string msg = s.ok() ? "ok" : std::to_string(ExitCodeFor(s)) + " " +
-                                            s.message();
+      std::string msg =
+          s.ok() ? "ok" : std::to_string(ExitCodeFor(s)) + " " + s.message();
       (void)!write(ready_fd, msg.data(), msg.size());
       close(ready_fd);
       ready_fd = -1;
@@ -242,7 +242,8 @@ void RegisterMount(CLI::App& app, Globals& g) {
                   "20G; 0: no node cache)")
       ->transform(CLI::AsSizeValue(false));
   cmd->add_option("--memory-cache", a->memory_cache,
-                  "Decoded chunks kept in memory (default 64M; the kernel page cache holds file pages besides)")
+                  "Decoded chunks kept in memory (default 64M; the kernel page "
+                  "cache holds file pages besides)")
       ->transform(CLI::AsSizeValue(false));
   cmd->add_option("--prefetch", a->prefetch,
                   "auto: read ahead of sequential readers; all: also fetch "

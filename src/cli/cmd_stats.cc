@@ -36,9 +36,8 @@ void PrintHuman(const nlohmann::json& s) {
   const auto& nc = s["node_cache"];
   std::cout << "node cache  " << HumanBytes(nc.value("bytes", uint64_t{0}))
             << " of " << HumanBytes(nc.value("capacity", uint64_t{0})) << " in "
-            << nc.value("dir", "") << "; " << u("disk_evicted")
-            << " evicted, " << u("disk_dropped_corrupt")
-            << " bad files dropped\n";
+            << nc.value("dir", "") << "; " << u("disk_evicted") << " evicted, "
+            << u("disk_dropped_corrupt") << " bad files dropped\n";
   const auto& pf = s["prefetch"];
   std::cout << "prefetch    " << pf.value("mode", "");
   if (pf.value("mode", "") == "all") {

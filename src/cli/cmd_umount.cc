@@ -23,7 +23,8 @@ Result<nlohmann::json> ReadMountStats(const std::string& mountpoint) {
   }
   buf.resize(static_cast<size_t>(n));
   auto j = nlohmann::json::parse(buf, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Corruption("unreadable stats from " + mountpoint);
+  if (j.is_discarded())
+    return Corruption("unreadable stats from " + mountpoint);
   return j;
 }
 
@@ -67,9 +68,9 @@ void RegisterUmount(CLI::App& app, Globals& g) {
       // script's next step sees it gone. With --lazy it serves until the
       // last open file is closed.
       bool exited = false;
-      auto deadline = std::chrono::steady_clock::now() +
-                      std::chrono::milliseconds(
-                          static_cast<int64_t>(a->wait * 1000));
+      auto deadline =
+          std::chrono::steady_clock::now() +
+          std::chrono::milliseconds(static_cast<int64_t>(a->wait * 1000));
       while (pid > 0 && !a->lazy &&
              std::chrono::steady_clock::now() < deadline) {
         if (kill(pid, 0) != 0) {
@@ -85,8 +86,8 @@ void RegisterUmount(CLI::App& app, Globals& g) {
                    {"daemon_exited", exited}});
       } else if (!g.quiet) {
         std::cerr << "unmounted " << mp
-                  << (a->lazy ? " (detached; the daemon exits when the last "
-                                "open file is closed)"
+                  << (a->lazy  ? " (detached; the daemon exits when the last "
+                                 "open file is closed)"
                       : exited ? ""
                                : " (the daemon is still finishing)")
                   << "\n";

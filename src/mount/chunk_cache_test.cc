@@ -20,11 +20,13 @@ Digest D(int i) { return Sha256::Of(std::to_string(i)); }
 TEST(ChunkCacheTest, EvictsLeastRecentlyUsedPastTheBudget) {
   ChunkCache cache(300);
   for (int i = 0; i < 3; ++i) {
-    auto r = cache.GetOrFetch(D(i), [&] { return Result<ChunkPtr>(Bytes(100, 'a')); });
+    auto r = cache.GetOrFetch(
+        D(i), [&] { return Result<ChunkPtr>(Bytes(100, 'a')); });
     ASSERT_TRUE(r.has_value());
   }
   ASSERT_NE(cache.Lookup(D(0)), nullptr);  // 0 becomes most recent
-  auto r = cache.GetOrFetch(D(3), [&] { return Result<ChunkPtr>(Bytes(100, 'b')); });
+  auto r =
+      cache.GetOrFetch(D(3), [&] { return Result<ChunkPtr>(Bytes(100, 'b')); });
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(cache.bytes(), 300u);
   EXPECT_NE(cache.Lookup(D(0)), nullptr);
@@ -35,7 +37,8 @@ TEST(ChunkCacheTest, EvictsLeastRecentlyUsedPastTheBudget) {
 
 TEST(ChunkCacheTest, KeepsAChunkLargerThanTheBudgetUntilTheNext) {
   ChunkCache cache(10);
-  auto r = cache.GetOrFetch(D(1), [&] { return Result<ChunkPtr>(Bytes(50, 'x')); });
+  auto r =
+      cache.GetOrFetch(D(1), [&] { return Result<ChunkPtr>(Bytes(50, 'x')); });
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ((*r)->size(), 50u);
   EXPECT_NE(cache.Lookup(D(1)), nullptr);
@@ -67,7 +70,8 @@ TEST(ChunkCacheTest, ConcurrentReadersShareOneFetch) {
 
 TEST(ChunkCacheTest, AFailureIsNotRemembered) {
   ChunkCache cache(1 << 20);
-  auto bad = cache.GetOrFetch(D(1), [] { return Result<ChunkPtr>(NotFound("gone")); });
+  auto bad =
+      cache.GetOrFetch(D(1), [] { return Result<ChunkPtr>(NotFound("gone")); });
   EXPECT_FALSE(bad.has_value());
   EXPECT_FALSE(cache.PresentOrPending(D(1)));
   bool fetched = false;

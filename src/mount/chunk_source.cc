@@ -21,8 +21,8 @@ ChunkSource::ChunkSource(BlobStore* store, ChunkCache* memory, NodeCache* disk,
 ChunkSource::~ChunkSource() { pool_.Wait(); }
 
 Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
-                                                std::optional<uint64_t> size,
-                                                uint64_t max_size) {
+                                             std::optional<uint64_t> size,
+                                             uint64_t max_size) {
   auto start = Clock::now();
   auto backoff = options_.first_backoff;
   stats_->inflight.fetch_add(1);

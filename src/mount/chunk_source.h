@@ -59,8 +59,8 @@ class ChunkSource {
 
  private:
   Result<ChunkPtr> FetchFromStore(const Digest& digest,
-                                     std::optional<uint64_t> size,
-                                     uint64_t max_size);
+                                  std::optional<uint64_t> size,
+                                  uint64_t max_size);
 
   BlobStore* store_;
   ChunkCache* memory_;

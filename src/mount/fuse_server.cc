@@ -183,8 +183,7 @@ void OpStatFs(fuse_req_t req, fuse_ino_t) {
   fuse_reply_statfs(req, &sv);
 }
 
-void OpGetXattr(fuse_req_t req, fuse_ino_t ino, const char* name,
-                size_t size) {
+void OpGetXattr(fuse_req_t req, fuse_ino_t ino, const char* name, size_t size) {
   Ctx& c = C(req);
   if (ino != kRootIno || std::strcmp(name, kStatsXattr) != 0 ||
       !c.config->stats_json) {
@@ -209,8 +208,7 @@ void OpListXattr(fuse_req_t req, fuse_ino_t, size_t size) {
   }
 }
 
-void OpSetAttr(fuse_req_t req, fuse_ino_t, struct stat*, int,
-               fuse_file_info*) {
+void OpSetAttr(fuse_req_t req, fuse_ino_t, struct stat*, int, fuse_file_info*) {
   fuse_reply_err(req, EROFS);
 }
 
@@ -250,8 +248,8 @@ Result<std::unique_ptr<FuseServer>> FuseServer::Mount(VolumeFs* fs,
   if (!impl.config.log) impl.config.log = [](const std::string&) {};
   impl.ctx = Ctx{fs, stats, &impl.config};
 
-  std::string opts = "ro,default_permissions,subtype=sealvol,fsname=" +
-                     impl.config.fsname;
+  std::string opts =
+      "ro,default_permissions,subtype=sealvol,fsname=" + impl.config.fsname;
   if (impl.config.allow_other) opts += ",allow_other";
   std::vector<std::string> argv_s = {"sealvol", "-o", opts};
   std::vector<char*> argv;

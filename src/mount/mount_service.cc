@@ -26,8 +26,7 @@ const char* PrefetchName(Prefetch p) {
 
 }  // namespace
 
-Status ServeMount(BlobStore* store, Manifest manifest,
-                  const MountOptions& o,
+Status ServeMount(BlobStore* store, Manifest manifest, const MountOptions& o,
                   const std::function<void(const Status&)>& ready,
                   const std::function<void(const std::string&)>& log) {
   // Block the stop signals before any thread starts, so every thread
@@ -99,8 +98,7 @@ Status ServeMount(BlobStore* store, Manifest manifest,
     log(std::string("received ") + strsignal(sig) + "; unmounting");
     (*server)->Unmount();
   });
-  log("mounted " + o.ref + " (" + o.digest.ToString() + ") at " +
-      o.mountpoint);
+  log("mounted " + o.ref + " (" + o.digest.ToString() + ") at " + o.mountpoint);
   ready(Status::Ok());
   fs.StartHydration();
   Status served = (*server)->Serve();

@@ -39,7 +39,7 @@ struct MountStats {
   std::atomic<uint64_t> bytes_fetched{0};  // their decoded bytes
   std::atomic<uint64_t> fetch_errors{0};   // fetches that failed for good
   std::atomic<uint64_t> fetch_retries{0};
-  std::atomic<uint64_t> inflight{0};  // store fetches running now
+  std::atomic<uint64_t> inflight{0};    // store fetches running now
   std::atomic<uint64_t> prefetched{0};  // chunks fetched ahead of a reader
   // The node cache.
   std::atomic<uint64_t> disk_stored{0};

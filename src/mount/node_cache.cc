@@ -179,8 +179,8 @@ void NodeCache::Trim() {
       struct stat st;
       if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
       total += static_cast<uint64_t>(st.st_size);
-      files.push_back({st.st_mtime, static_cast<uint64_t>(st.st_size),
-                       std::move(path)});
+      files.push_back(
+          {st.st_mtime, static_cast<uint64_t>(st.st_size), std::move(path)});
     }
     closedir(d);
   }

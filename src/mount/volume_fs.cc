@@ -99,8 +99,7 @@ Result<std::unique_ptr<OpenFile>> VolumeFs::Open(uint64_t ino) {
   return std::unique_ptr<OpenFile>(new OpenFile(n, std::move(layout)));
 }
 
-Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset,
-                                 size_t size) {
+Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset, size_t size) {
   const FileLayout& layout = *file.layout_;
   uint64_t file_size = file.node_->entry->size;
   ReadReply reply;
@@ -123,8 +122,7 @@ Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset,
     uint64_t in_chunk = at - layout.starts[i];
     size_t n = static_cast<size_t>(
         std::min<uint64_t>((*chunk)->size() - in_chunk, end - at));
-    reply.iov.push_back(
-        {const_cast<char*>((*chunk)->data() + in_chunk), n});
+    reply.iov.push_back({const_cast<char*>((*chunk)->data() + in_chunk), n});
     reply.pins.push_back(std::move(*chunk));
     reply.bytes += n;
     at += n;
@@ -143,8 +141,8 @@ void VolumeFs::ReadAhead(OpenFile& file, uint64_t offset, size_t size,
     bool sequential = offset + kSequentialSlack >= expected &&
                       offset <= expected + kSequentialSlack;
     if (sequential) {
-      file.window_ = std::clamp<uint32_t>(file.window_ * 2, 2,
-                                          options_.max_window_chunks);
+      file.window_ =
+          std::clamp<uint32_t>(file.window_ * 2, 2, options_.max_window_chunks);
     } else {
       file.window_ = 0;
       file.prefetched_to_ = 0;

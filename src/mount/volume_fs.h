@@ -52,9 +52,9 @@ class OpenFile {
   const TreeNode* node_;
   std::shared_ptr<const FileLayout> layout_;
   std::mutex mu_;
-  uint64_t next_offset_ = 0;   // GUARDED_BY(mu_): where a sequential read goes
-  uint32_t window_ = 0;        // GUARDED_BY(mu_): chunks to fetch ahead
-  size_t prefetched_to_ = 0;   // GUARDED_BY(mu_): chunks already requested
+  uint64_t next_offset_ = 0;  // GUARDED_BY(mu_): where a sequential read goes
+  uint32_t window_ = 0;       // GUARDED_BY(mu_): chunks to fetch ahead
+  size_t prefetched_to_ = 0;  // GUARDED_BY(mu_): chunks already requested
 };
 
 // A read's bytes: iovecs into chunks that `pins` keeps alive.

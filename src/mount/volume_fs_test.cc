@@ -18,7 +18,8 @@ using testing::TempDir;
 
 std::string Flatten(const ReadReply& r) {
   std::string out;
-  for (const iovec& v : r.iov) out.append(static_cast<char*>(v.iov_base), v.iov_len);
+  for (const iovec& v : r.iov)
+    out.append(static_cast<char*>(v.iov_base), v.iov_len);
   return out;
 }
 
@@ -37,8 +38,8 @@ class VolumeFsTest : public ::testing::Test {
   std::unique_ptr<VolumeFs> MakeFs(BlobStore* store, Prefetch prefetch,
                                    NodeCache* disk = nullptr,
                                    FetchOptions fetch = {}) {
-    source_ = std::make_unique<ChunkSource>(store, &memory_, disk, &stats_,
-                                            fetch);
+    source_ =
+        std::make_unique<ChunkSource>(store, &memory_, disk, &stats_, fetch);
     auto tree = VolumeTree::Build(manifest_);
     EXPECT_TRUE(tree.has_value());
     FsOptions o;
@@ -130,7 +131,8 @@ TEST_F(VolumeFsTest, CorruptChunkFailsThatReadNamingItThenRepairWorks) {
   ASSERT_FALSE(bad.has_value());
   std::string msg = bad.error().ToString();
   EXPECT_NE(msg.find("model.bin"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("offset " + std::to_string(off)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("offset " + std::to_string(off)), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find(victim.digest.ToString()), std::string::npos) << msg;
   // Other files still read.
   auto small = fs->Open(InoOf(*fs, "small.txt"));
