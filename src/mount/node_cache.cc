@@ -163,6 +163,10 @@ void NodeCache::Trim() {
     uint64_t size;
     std::string path;
   };
+  // One scan at a time per process; other processes' scans may overlap,
+  // which at worst evicts a little more than needed.
+  std::lock_guard trim_lock(trim_mu_);
+  uint64_t usage_before = usage_.load();
   std::vector<File> files;
   uint64_t total = 0;
   DIR* top = opendir(dir_.c_str());
@@ -197,7 +201,8 @@ void NodeCache::Trim() {
       }
     }
   }
-  usage_.store(total);
+  // What was stored while the scan ran stays counted.
+  usage_.fetch_add(total - usage_before);
 }
 
 }  // namespace sealvol

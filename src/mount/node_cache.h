@@ -79,6 +79,7 @@ class NodeCache {
   MountStats own_stats_;
   std::atomic<uint64_t> usage_{0};
 
+  std::mutex trim_mu_;  // serializes Trim
   std::mutex mu_;
   std::condition_variable cv_;
   bool trim_wanted_ = true;  // GUARDED_BY(mu_); the first scan
