@@ -98,6 +98,7 @@ timed T_SV_TENSOR python3 "$W/one_tensor.py" "$W/mnt/$SHARD"
 timed T_SV_PULL "$SV" pull bench/m:v1 "$W/pulled" -q
 
 # 4. casync: make a store with the same data, mount its index, read it all.
+mkdir -p "$W/ca"
 casync make --store="$W/ca/store" "$W/ca/v1.caidx" "$W/v1" >/dev/null
 cat "$W"/ca/store/*/* >/dev/null 2>&1 || true
 casync mount --store="$W/ca/store" "$W/ca/v1.caidx" "$W/mnt" &

@@ -41,7 +41,8 @@ NodeCache::NodeCache(std::string dir, uint64_t capacity, MountStats* stats)
       capacity_(capacity),
       stats_(stats ? stats : &own_stats_),
       trimmer_([this] { TrimLoop(); }),
-      writer_([this] { WriteLoop(); }) {}
+      writers_{std::thread([this] { WriteLoop(); }),
+               std::thread([this] { WriteLoop(); })} {}
 
 NodeCache::~NodeCache() {
   {
@@ -50,7 +51,7 @@ NodeCache::~NodeCache() {
   }
   cv_.notify_all();
   write_cv_.notify_all();
-  writer_.join();  // finishes the queued writes first
+  for (auto& w : writers_) w.join();  // the queued writes finish first
   trimmer_.join();
 }
 
