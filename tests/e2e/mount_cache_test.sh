@@ -32,6 +32,28 @@ python3 -c "import sys; n,f=$v2_new,$v2_fetched; sys.exit(0 if 0.9*n <= f <= 1.1
 [ "$(json disk_hits)" -gt 0 ] && pass || fail "no node cache hits for v2"
 sv umount "$WORK/mnt" -q
 
+# --- two mounts share one node cache while both read --------------------------
+mkdir -p "$WORK/mnt1" "$WORK/mnt2"
+(cd "$WORK/v1" && sha256sum ./* >"$WORK/v1.sums")
+sv mount acme/m:v1 "$WORK/mnt1" --cache-dir "$WORK/shared" -q >/dev/null
+sv mount acme/m:v2 "$WORK/mnt2" --cache-dir "$WORK/shared" -q >/dev/null
+(cd "$WORK/mnt1" && sha256sum --quiet -c "$WORK/v1.sums") &
+r1=$!
+(cd "$WORK/mnt2" && sha256sum --quiet -c "$WORK/v2.sums") &
+r2=$!
+wait "$r1" && pass || fail "v1 read while v2 mounted on the same cache"
+wait "$r2" && pass || fail "v2 read while v1 mounted on the same cache"
+sv umount "$WORK/mnt1" -q
+sv umount "$WORK/mnt2" -q
+tmp_left=$(find "$WORK/shared" -name '.tmp-*' | wc -l)
+expect_eq "no temp files left in the shared cache" "$tmp_left" "0"
+# Everything both versions hold is now cached, once.
+sv mount acme/m:v2 "$WORK/mnt2" --cache-dir "$WORK/shared" -q >/dev/null
+cat "$WORK"/mnt2/* >/dev/null
+OUT=$(sv stats "$WORK/mnt2" --json)
+expect_eq "a third mount fetches nothing" "$(json fetches)" "0"
+sv umount "$WORK/mnt2" -q
+
 # --- --prefetch all hydrates the version; reads then fetch nothing ----------
 expect_exit 0 sv mount acme/m:v2 "$WORK/mnt" --prefetch all --cache-dir "$WORK/cache2" -q
 for _ in $(seq 1 300); do
