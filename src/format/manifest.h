@@ -60,6 +60,12 @@ Result<std::string> SerializeManifest(const Manifest& m);
 // manifest.
 Result<Manifest> ParseManifest(std::string_view bytes);
 
+// The same contract through a general JSON parser and a re-serialization
+// check: slower, with the precise error messages. ParseManifest uses it
+// whenever its direct reader of the canonical form gives up; tests and the
+// fuzz target check that the two always agree.
+Result<Manifest> ParseManifestReference(std::string_view bytes);
+
 }  // namespace sealvol
 
 #endif  // SEALVOL_FORMAT_MANIFEST_H_

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <set>
+
 #include "hash/sha256.h"
 
 namespace sealvol {
@@ -182,6 +185,106 @@ TEST(ManifestTest, EmptyTreeIsValid) {
   auto bytes = SerializeManifest(Manifest{});
   ASSERT_TRUE(bytes.has_value());
   EXPECT_TRUE(ParseManifest(*bytes).has_value());
+}
+
+}  // namespace
+}  // namespace sealvol
+
+namespace sealvol {
+namespace {
+
+// The direct canonical reader and the reference parser must agree on every
+// input: whether it is accepted, and the manifest it gives.
+void ExpectSameVerdict(std::string_view bytes) {
+  auto fast = ParseManifest(bytes);
+  auto slow = ParseManifestReference(bytes);
+  ASSERT_EQ(fast.has_value(), slow.has_value())
+      << "input: " << bytes
+      << "\nreference: " << (slow ? "accepts" : slow.error().ToString());
+  if (fast) {
+    EXPECT_EQ(fast->entries, slow->entries);
+  } else {
+    EXPECT_EQ(fast.error().ToString(), slow.error().ToString());
+  }
+}
+
+TEST(ManifestDifferentialTest, DirectReaderAgreesWithReferenceParser) {
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> names = {
+      "a",     "b.bin", "\xc3\xa9t\xc3\xa9", "q\"uote", "sp ace",
+      "x.y-z", "0",     "\xf0\x9f\x98\x80",  "dir"};
+  for (int round = 0; round < 300; ++round) {
+    Manifest m;
+    std::set<std::string> paths;
+    int n = 1 + static_cast<int>(rng() % 6);
+    for (int i = 0; i < n; ++i) {
+      std::string p = names[rng() % names.size()];
+      if (rng() % 2) p += "/" + names[rng() % names.size()];
+      paths.insert(p);
+    }
+    for (const std::string& p : paths) {
+      ManifestEntry e;
+      e.path = p;
+      switch (rng() % 4) {
+        case 0:
+          e.type = EntryType::kSymlink;
+          e.target = names[rng() % 3];
+          break;
+        case 1:
+          e.type = EntryType::kDir;
+          break;
+        default:
+          e.size = rng() % 3 == 0 ? 0 : 1 + rng() % (3 << 20);
+          e.sha256 = e.size == 0 ? Sha256::Of("") : Sha256::Of(p);
+          e.executable = rng() % 2;
+          break;
+      }
+      m.entries.push_back(e);
+    }
+    auto bytes = SerializeManifest(m);
+    if (!bytes) continue;  // e.g. a file under a file: not a manifest
+    ExpectSameVerdict(*bytes);
+    // Damage it a few ways: every verdict must still agree.
+    for (int k = 0; k < 20; ++k) {
+      std::string bad = *bytes;
+      size_t at = rng() % bad.size();
+      switch (rng() % 4) {
+        case 0:
+          bad[at] = static_cast<char>(rng());
+          break;
+        case 1:
+          bad.erase(at, 1);
+          break;
+        case 2:
+          bad.insert(at, 1, " \\\"0,}u"[rng() % 7]);
+          break;
+        default:
+          bad.insert(at, bad.substr(rng() % bad.size(), 1 + rng() % 8));
+          break;
+      }
+      ExpectSameVerdict(bad);
+    }
+  }
+}
+
+TEST(ManifestDifferentialTest, NumbersAndEscapesAtTheEdges) {
+  std::string head =
+      R"({"chunking":{"algorithm":"fastcdc","avg":1048576,"max":4194304,"min":262144},"entries":[)";
+  std::string tail = R"(],"schema":"sealvol.manifest.v1"})";
+  std::string sha(64, 'a');
+  for (std::string size :
+       {"0", "01", "-1", "1e3", "1.0", "18446744073709551615",
+        "18446744073709551616", "5"}) {
+    ExpectSameVerdict(head + R"({"mode":"644","path":"f","sha256":")" + sha +
+                      R"(","size":)" + size + "}" + tail);
+  }
+  for (std::string path :
+       {R"(a\"b)", R"(a\\b)", R"(a\/b)", R"(a\u0041)", "a\x01", R"(a\n)"}) {
+    ExpectSameVerdict(head + R"({"path":")" + path + R"(","type":"dir"})" +
+                      tail);
+  }
+  ExpectSameVerdict(head + tail);
+  ExpectSameVerdict(head + tail + " ");
 }
 
 }  // namespace

@@ -39,17 +39,6 @@ Ctx& C(fuse_req_t req) {
   return c;
 }
 
-int ErrnoFor(const Status& s) {
-  switch (s.code()) {
-    case StatusCode::kNotFound:
-      return ENOENT;
-    case StatusCode::kInvalidArgument:
-      return EINVAL;
-    default:
-      return EIO;
-  }
-}
-
 void ReplyEntry(fuse_req_t req, const Result<struct stat>& st) {
   fuse_entry_param e = {};
   e.attr_timeout = kForever;
@@ -147,10 +136,12 @@ void OpOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   Ctx& c = C(req);
   auto file = c.fs->Open(ino);
   if (!file) {
-    if (file.error().code() != StatusCode::kNotFound) {
-      c.config->log("open failed: " + file.error().ToString());
-    }
-    fuse_reply_err(req, ErrnoFor(file.error()));
+    // Only an unknown inode is ENOENT; a chunk index the store cannot give
+    // is an I/O error on this file.
+    bool no_inode = c.fs->tree().Get(ino) == nullptr;
+    c.config->log("open of inode " + std::to_string(ino) +
+                  " failed: " + file.error().ToString());
+    fuse_reply_err(req, no_inode ? ENOENT : EIO);
     return;
   }
   fi->fh = reinterpret_cast<uint64_t>(file->release());

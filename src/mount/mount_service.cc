@@ -98,7 +98,7 @@ Status ServeMount(BlobStore* store, Manifest manifest, const MountOptions& o,
     log(std::string("received ") + strsignal(sig) + "; unmounting");
     (*server)->Unmount();
   });
-  log("mounted " + o.ref + " (" + o.digest.ToString() + ") at " + o.mountpoint);
+  log("mounted " + o.ref + " at " + o.mountpoint);
   ready(Status::Ok());
   fs.StartHydration();
   Status served = (*server)->Serve();

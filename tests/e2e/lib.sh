@@ -50,5 +50,12 @@ sv() { "$SEALVOL" "$@"; }
 
 finish() {
   echo "$PASSED passed, $FAILED failed"
+  if [ "$FAILED" -ne 0 ]; then
+    # Mount daemons log what went wrong on their side.
+    find "$WORK" -name '*.log' -path '*logs*' 2>/dev/null | while read -r f; do
+      echo "--- $f" >&2
+      tail -20 "$f" >&2
+    done
+  fi
   [ "$FAILED" -eq 0 ]
 }

@@ -10,12 +10,14 @@ sv publish "$WORK/src" acme/m:v1 -q >/dev/null
 shard=$(cd "$WORK/src" && ls model-*.safetensors | head -1)
 want=$(sha256sum <"$WORK/src/$shard" | cut -d' ' -f1)
 
-# A reader that opens the file, waits for a signal file, then reads it all.
+# A reader that opens the file, says so (creates $2.opened), waits for the
+# file $2 to appear, then reads the rest.
 slow_reader() {
   python3 - "$1" "$2" <<'PY' &
 import hashlib, os, sys, time
 f = open(sys.argv[1], 'rb')
 h = hashlib.sha256(f.read(1 << 20))
+open(sys.argv[2] + '.opened', 'w').close()
 while not os.path.exists(sys.argv[2]):
     time.sleep(0.02)
 while True:
@@ -32,7 +34,8 @@ OUT=$(sv mount acme/m:v1 "$WORK/mnt" --json)
 pid=$(json pid)
 slow_reader "$WORK/mnt/$shard" "$WORK/go" >"$WORK/reader.out"
 reader=$!
-sleep 0.5
+# Python can take a while to start on a loaded machine: wait for the open.
+for _ in $(seq 1 600); do [ -e "$WORK/go.opened" ] && break; sleep 0.05; done
 expect_exit 5 sv umount "$WORK/mnt"
 expect_contains "busy message" "$ERR" "busy"
 expect_exit 0 sv umount "$WORK/mnt" --lazy
