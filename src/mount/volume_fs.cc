@@ -15,6 +15,10 @@ namespace {
 // order from several threads.
 constexpr uint64_t kSequentialSlack = 4ull << 20;
 
+// Hydration (--prefetch all): fetches in flight, and their bytes at most.
+constexpr unsigned kHydrateThreads = 3;
+constexpr uint64_t kHydrateBytesInFlight = 16ull << 20;
+
 }  // namespace
 
 VolumeFs::VolumeFs(VolumeTree tree, ChunkSource* source, FsOptions options)
@@ -165,7 +169,12 @@ void VolumeFs::StartHydration() {
 }
 
 void VolumeFs::Hydrate() {
+  // A few fetches in flight (a remote store's latency hides behind the
+  // others), bounded by bytes.
+  ThreadPool pool(kHydrateThreads);
+  ByteBudget budget(kHydrateBytesInFlight);
   for (const TreeNode& node : tree_.nodes()) {
+    if (stop_.load()) break;
     if (node.type != EntryType::kFile) continue;
     auto layout = Layout(node);
     if (!layout) continue;  // a reader will meet and report the error
@@ -174,11 +183,16 @@ void VolumeFs::Hydrate() {
       while (active_reads_.load() > 0 && !stop_.load()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
-      if (stop_.load()) return;
-      if (source_->Hydrate(c)) hydrated_bytes_.fetch_add(c.length);
+      if (stop_.load()) break;
+      budget.Acquire(c.length);
+      pool.Submit([this, c, &budget] {
+        if (source_->Hydrate(c)) hydrated_bytes_.fetch_add(c.length);
+        budget.Release(c.length);
+      });
     }
   }
-  hydration_done_.store(true);
+  pool.Wait();
+  if (!stop_.load()) hydration_done_.store(true);
 }
 
 }  // namespace sealvol
