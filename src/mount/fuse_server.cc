@@ -314,8 +314,17 @@ Result<std::unique_ptr<FuseServer>> FuseServer::Mount(VolumeFs* fs,
   if (fuse_session_mount(impl.se, impl.config.mountpoint.c_str()) != 0) {
     fuse_session_destroy(impl.se);
     impl.se = nullptr;
-    return IOError("cannot mount at " + impl.config.mountpoint +
-                   " (is /dev/fuse available, and fuse3 installed?)");
+    std::string why = " (is /dev/fuse available, and fuse3 installed?)";
+    if (access("/dev/fuse", F_OK) != 0) {
+      why =
+          ": this machine has no /dev/fuse (load the fuse module, or give "
+          "the container the device)";
+    } else if (geteuid() != 0 && access("/dev/fuse", R_OK | W_OK) != 0) {
+      why =
+          ": /dev/fuse is not readable and writable by this user (it is "
+          "usually mode 0666; libfuse then mounts through fusermount3)";
+    }
+    return IOError("cannot mount at " + impl.config.mountpoint + why);
   }
   return server;
 }
