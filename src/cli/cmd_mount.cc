@@ -71,6 +71,13 @@ Status Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
 }
 
 Status CheckMountpoint(const std::string& mp) {
+  if (auto live = ReadMountStats(mp)) {
+    // Mounting over a live mount would hide it; say what is there instead.
+    return AlreadyExists(
+        mp + " already has " + live->value("ref", "a version") +
+        " mounted (daemon pid " + std::to_string(live->value("pid", 0)) +
+        "); unmount it first");
+  }
   if (IsStaleMount(mp)) {
     // A mount whose daemon was killed: detach it so this one can take over.
     std::cerr << "sealvol: " << mp

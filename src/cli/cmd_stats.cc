@@ -6,8 +6,6 @@
 
 namespace sealvol::cli {
 
-Result<nlohmann::json> ReadMountStats(const std::string& mountpoint);
-
 namespace {
 
 std::string Micros(uint64_t us) {

@@ -29,6 +29,11 @@ void RegisterMount(CLI::App& app, Globals& g);
 void RegisterUmount(CLI::App& app, Globals& g);
 void RegisterStats(CLI::App& app, Globals& g);
 
+// The statistics of the live sealvol mount at `mountpoint` (read from the
+// daemon through an extended attribute; cmd_umount.cc). InvalidArgument
+// when nothing of sealvol's is mounted there.
+Result<nlohmann::json> ReadMountStats(const std::string& mountpoint);
+
 }  // namespace sealvol::cli
 
 #endif  // SEALVOL_CLI_COMMANDS_H_

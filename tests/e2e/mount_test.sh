@@ -26,6 +26,9 @@ pid=$(json pid)
 expect_contains "mounted as fuse" "$(grep " $WORK/mnt " /proc/mounts)" "fuse.sealvol"
 expect_contains "mounted read-only" "$(grep " $WORK/mnt " /proc/mounts)" " ro,"
 
+expect_exit 5 sv mount acme/m:v1 "$WORK/mnt"
+expect_contains "refuses to mount over a live mount" "$ERR" "already has"
+
 # --- every file byte-identical: sha256sum -c against the manifest -----------
 OUT=$(sv ls acme/m:v1 --json)
 python3 -c 'import json,sys
