@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "mount/fuse_server.h"
+#include "mount/mount_table.h"
 
 namespace sealvol::cli {
 

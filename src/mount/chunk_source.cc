@@ -22,7 +22,8 @@ ChunkSource::~ChunkSource() { pool_.Wait(); }
 
 Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
                                              std::optional<uint64_t> size,
-                                             uint64_t max_size) {
+                                             uint64_t max_size,
+                                             bool write_through) {
   auto start = Clock::now();
   auto backoff = options_.first_backoff;
   stats_->inflight.fetch_add(1);
@@ -55,7 +56,13 @@ Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
   stats_->fetches.fetch_add(1);
   stats_->bytes_fetched.fetch_add(bytes->size());
   auto chunk = std::make_shared<const std::string>(std::move(*bytes));
-  if (disk_ != nullptr) disk_->StoreAsync(digest, chunk);
+  if (disk_ != nullptr) {
+    if (write_through) {
+      disk_->Store(digest, *chunk);
+    } else {
+      disk_->StoreAsync(digest, chunk);
+    }
+  }
   return chunk;
 }
 
@@ -88,10 +95,18 @@ void ChunkSource::Prefetch(const ChunkRef& chunk) {
 }
 
 bool ChunkSource::Hydrate(const ChunkRef& chunk) {
-  if (memory_->PresentOrPending(chunk.digest)) return true;
   if (disk_ == nullptr) return Get(chunk).has_value();
   if (disk_->Contains(chunk.digest)) return true;
-  return FetchFromStore(chunk.digest, chunk.length, chunk.length).has_value();
+  if (ChunkPtr held = memory_->Lookup(chunk.digest)) {
+    // A reader fetched it; its write may still be queued.
+    disk_->Store(chunk.digest, *held);
+    return true;
+  }
+  // Written before returning, so that a finished hydration means the
+  // node cache holds the version.
+  return FetchFromStore(chunk.digest, chunk.length, chunk.length,
+                        /*write_through=*/true)
+      .has_value();
 }
 
 }  // namespace sealvol

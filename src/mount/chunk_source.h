@@ -58,9 +58,12 @@ class ChunkSource {
   MountStats& stats() { return *stats_; }
 
  private:
+  // Fetches, verifies and hands the chunk to the node cache: queued for
+  // the cache's writers, or written before returning with write_through.
   Result<ChunkPtr> FetchFromStore(const Digest& digest,
                                   std::optional<uint64_t> size,
-                                  uint64_t max_size);
+                                  uint64_t max_size,
+                                  bool write_through = false);
 
   BlobStore* store_;
   ChunkCache* memory_;

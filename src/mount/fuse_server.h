@@ -58,15 +58,6 @@ class FuseServer {
   std::unique_ptr<Impl> impl_;
 };
 
-// Unmounts `mountpoint` (a FUSE mount). With `lazy`, detaches it even while
-// files are open. FailedPrecondition ("busy") when files are open and not
-// lazy; InvalidArgument when nothing is mounted there.
-Status UnmountPath(const std::string& mountpoint, bool lazy);
-
-// True when `path` is a mount whose server is gone ("Transport endpoint is
-// not connected"), as a killed mount daemon leaves it.
-bool IsStaleMount(const std::string& path);
-
 }  // namespace sealvol
 
 #endif  // SEALVOL_MOUNT_FUSE_SERVER_H_
