@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <iostream>
 
 #include "base/file.h"
@@ -35,11 +36,13 @@ std::string DefaultLogPath(const std::string& cache_dir,
   return cache_dir + "/logs/mount" + name + ".log";
 }
 
-std::string Timestamp() {
-  time_t now = time(nullptr);
-  char buf[32];
-  strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  return buf;
+// One timestamped line per event, flushed at once (the daemon may be
+// killed at any moment).
+std::function<void(const std::string&)> LogTo(FILE* f) {
+  return [f](const std::string& line) {
+    fprintf(f, "%s %s\n", FormatTime(time(nullptr)).c_str(), line.c_str());
+    fflush(f);
+  };
 }
 
 struct MountArgs {
@@ -56,9 +59,10 @@ struct MountArgs {
 };
 
 // Resolves the ref and reads the manifest (the only data read before the
-// mount is live), with the store closed again before any fork.
-Status Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
-               MountOptions* o) {
+// mount is live), with the store closed again before any fork. Exits with
+// the error itself (through Run).
+void Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
+             MountOptions* o) {
   Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
     SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), a.ref));
     auto rec = st.registry().meta().GetVersion(r.ref.volume, r.digest);
@@ -68,7 +72,6 @@ Status Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
     *manifest = std::move(r.manifest);
     return Status::Ok();
   });
-  return Status::Ok();  // Run exits with the error itself
 }
 
 Status CheckMountpoint(const std::string& mp) {
@@ -128,9 +131,9 @@ Status DoMount(const Globals& g, const MountArgs& a) {
   o.fetch.retry_for =
       std::chrono::milliseconds(static_cast<int64_t>(a.retry_for * 1000));
   o.allow_other = a.allow_other || geteuid() == 0;
-  SV_RETURN_IF_ERROR(Prepare(g, a, &manifest, &o));
-  char real[PATH_MAX];
   SV_RETURN_IF_ERROR(CheckMountpoint(a.mountpoint));
+  Prepare(g, a, &manifest, &o);
+  char real[PATH_MAX];
   if (realpath(a.mountpoint.c_str(), real) == nullptr) {
     return ErrnoStatus(errno, "mountpoint " + a.mountpoint);
   }
@@ -141,10 +144,7 @@ Status DoMount(const Globals& g, const MountArgs& a) {
     o.log_path = a.log_path;
     FILE* logf = a.log_path.empty() ? stderr : fopen(a.log_path.c_str(), "a");
     if (logf == nullptr) return ErrnoStatus(errno, "log " + a.log_path);
-    auto log = [logf](const std::string& line) {
-      fprintf(logf, "%s %s\n", Timestamp().c_str(), line.c_str());
-      fflush(logf);
-    };
+    auto log = LogTo(logf);
     SV_ASSIGN_OR_RETURN(auto blobs, LocalBlobStore::Open(root));
     return ServeMount(
         blobs.get(), std::move(manifest), o,
@@ -172,17 +172,17 @@ Status DoMount(const Globals& g, const MountArgs& a) {
     setsid();
     int devnull = open("/dev/null", O_RDWR);
     dup2(devnull, 0);
+    if (devnull > 0) close(devnull);
     dup2(logfd, 1);
     dup2(logfd, 2);
-    FILE* logf = fdopen(dup(logfd), "a");
-    auto log = [logf](const std::string& line) {
-      fprintf(logf, "%s %s\n", Timestamp().c_str(), line.c_str());
-      fflush(logf);
-    };
+    auto log = LogTo(fdopen(dup(logfd), "a"));
     int ready_fd = pipefd[1];
     auto ready = [&](const Status& s) {
-      std::string msg =
-          s.ok() ? "ok" : std::to_string(ExitCodeFor(s)) + " " + s.message();
+      // "ok", or "<status code> <message>" so the parent rebuilds the
+      // same Status (and exit code).
+      std::string msg = s.ok() ? "ok"
+                               : std::to_string(static_cast<int>(s.code())) +
+                                     " " + s.message();
       (void)!write(ready_fd, msg.data(), msg.size());
       close(ready_fd);
       ready_fd = -1;
@@ -217,13 +217,13 @@ Status DoMount(const Globals& g, const MountArgs& a) {
     return IOError("the mount daemon exited before the mount was live; see " +
                    o.log_path);
   }
-  // "<exit code> <message>": keep the daemon's error class.
   size_t sp = msg.find(' ');
   int code = std::atoi(msg.substr(0, sp).c_str());
   std::string text = sp == std::string::npos ? msg : msg.substr(sp + 1);
-  if (code == kExitNotFound) return NotFound(text);
-  if (code == kExitUsage) return InvalidArgument(text);
-  return IOError(text);
+  if (code <= 0 || code > static_cast<int>(StatusCode::kFailedPrecondition)) {
+    return IOError(text);
+  }
+  return Status(static_cast<StatusCode>(code), text);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "format/envelope.h"
+#include "store/blob_reader.h"
 
 namespace sealvol {
 
@@ -27,11 +27,13 @@ Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
   auto start = Clock::now();
   auto backoff = options_.first_backoff;
   stats_->inflight.fetch_add(1);
-  Result<std::string> envelope = std::string();
+  Result<std::string> bytes = std::string();
   for (;;) {
-    envelope = store_->Get(digest);
-    if (envelope) break;
-    StatusCode code = envelope.error().code();
+    bytes = ReadBlob(*store_, digest, size.value_or(kUnknownSize), max_size);
+    if (bytes) break;
+    // A store that is down or failing may come back; a missing or corrupt
+    // blob will not.
+    StatusCode code = bytes.error().code();
     bool transient =
         code == StatusCode::kUnavailable || code == StatusCode::kIOError;
     if (!transient || Clock::now() - start + backoff > options_.retry_for) {
@@ -42,10 +44,6 @@ Result<ChunkPtr> ChunkSource::FetchFromStore(const Digest& digest,
     backoff = std::min(backoff * 2, options_.max_backoff);
   }
   stats_->inflight.fetch_sub(1);
-  Result<std::string> bytes =
-      envelope ? DecodeVerified(*envelope, digest, size.value_or(kUnknownSize),
-                                max_size)
-               : Result<std::string>(envelope.error());
   auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
       Clock::now() - start);
   stats_->fetch_latency.Record(static_cast<uint64_t>(micros.count()));

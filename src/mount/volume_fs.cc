@@ -109,7 +109,12 @@ Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset, size_t size) {
   ReadReply reply;
   if (offset >= file_size || size == 0) return reply;
   uint64_t end = std::min<uint64_t>(file_size, offset + size);
+  // Counted while this read runs: hydration waits for it.
   active_reads_.fetch_add(1);
+  struct Done {
+    std::atomic<int>& n;
+    ~Done() { n.fetch_sub(1); }
+  } done{active_reads_};
   size_t i = static_cast<size_t>(
       std::upper_bound(layout.starts.begin(), layout.starts.end(), offset) -
       layout.starts.begin() - 1);
@@ -117,7 +122,6 @@ Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset, size_t size) {
   for (uint64_t at = offset; at < end; ++i) {
     auto chunk = source_->Get(layout.chunks[i]);
     if (!chunk) {
-      active_reads_.fetch_sub(1);
       return chunk.error().WithContext(
           "read of '" + file.node_->entry->path + "' at offset " +
           std::to_string(at) + ": chunk " + std::to_string(i) + " (" +
@@ -131,7 +135,6 @@ Result<ReadReply> VolumeFs::Read(OpenFile& file, uint64_t offset, size_t size) {
     reply.bytes += n;
     at += n;
   }
-  active_reads_.fetch_sub(1);
   return reply;
 }
 

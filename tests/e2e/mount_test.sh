@@ -93,6 +93,11 @@ expect_exit 3 sv mount acme/m:nope "$WORK/mnt"
 expect_contains "unknown tag" "$ERR" "nope"
 expect_exit 2 sv mount acme/m:v1 "$WORK/src/config.json"
 expect_contains "not a directory" "$ERR" "not a directory"
+# An error inside the daemon before the mount is live reaches the caller.
+expect_exit 1 sv mount acme/m:v1 "$WORK/mnt" --cache-dir "$WORK/src/config.json/cache" \
+  --log "$WORK/failed-start.log"
+expect_contains "daemon's error reported" "$ERR" "config.json/cache"
+expect_eq "nothing mounted after a failed start" "$(grep -c " $WORK/mnt " /proc/mounts)" "0"
 expect_exit 2 sv stats "$WORK/src"
 expect_contains "stats of a plain dir" "$ERR" "not a sealvol mount"
 
