@@ -213,4 +213,8 @@ Status ValidateSymlinkTarget(std::string_view link_path,
   return Status::Ok();
 }
 
+std::string VolumeNamespace(std::string_view volume) {
+  return std::string(volume.substr(0, volume.find('/')));
+}
+
 }  // namespace sealvol

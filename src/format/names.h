@@ -21,6 +21,10 @@ inline constexpr size_t kMaxPathComponent = 255;
 
 // `[a-z0-9]+([._-][a-z0-9]+)*` segments joined by '/', at most 255 chars.
 Status ValidateVolumeName(std::string_view name);
+
+// The namespace of a volume: its first '/'-separated segment ("acme" for
+// "acme/llama3-8b", the whole name when it has no '/').
+std::string VolumeNamespace(std::string_view volume);
 // `[A-Za-z0-9_][A-Za-z0-9._-]{0,127}`.
 Status ValidateTag(std::string_view tag);
 

@@ -1,5 +1,6 @@
 // MetaStore: the registry's small, transactional state: volumes, versions
-// (with annotations), tags and every tag move. Blobs live in a BlobStore;
+// (with annotations), tags and every tag move, and which namespaces may
+// see which blobs (links). Blobs live in a BlobStore;
 // a MetaStore names them only by digest.
 //
 // Implementations: SqliteMetaStore (embedded). Every method is atomic; a
@@ -92,6 +93,15 @@ class MetaStore {
 
   // Every committed version of every volume: the roots GC marks from.
   virtual Result<std::vector<Digest>> AllVersionDigests() = 0;
+
+  // Namespace links: a registry shows a blob through a namespace (the first
+  // segment of a volume name) only once it is linked there, by an upload or
+  // a commit in that namespace. Linking is idempotent.
+  virtual Status LinkBlobs(const std::string& ns,
+                           const std::vector<Digest>& digests) = 0;
+  // Those of `digests` not linked in `ns`, in the order given.
+  virtual Result<std::vector<Digest>> UnlinkedBlobs(
+      const std::string& ns, const std::vector<Digest>& digests) = 0;
 };
 
 }  // namespace sealvol

@@ -150,5 +150,19 @@ TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
   EXPECT_EQ(meta_->TagHistory("acme/m", "t")->size(), 1u + kRounds);
 }
 
+TEST_F(MetaStoreTest, LinksAreKeptPerNamespace) {
+  Digest a = Sha256::Of("a"), b = Sha256::Of("b"), c = Sha256::Of("c");
+  ASSERT_TRUE(meta_->LinkBlobs("acme", {a, b}).ok());
+  ASSERT_TRUE(meta_->LinkBlobs("acme", {a}).ok());  // idempotent
+  ASSERT_TRUE(meta_->LinkBlobs("other", {c}).ok());
+  auto acme = meta_->UnlinkedBlobs("acme", {c, a, b});
+  ASSERT_TRUE(acme.has_value()) << acme.error().ToString();
+  EXPECT_EQ(*acme, std::vector<Digest>{c});
+  auto other = meta_->UnlinkedBlobs("other", {a, b, c});
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(*other, (std::vector<Digest>{a, b}));
+  EXPECT_EQ(*meta_->UnlinkedBlobs("nobody", {a}), std::vector<Digest>{a});
+}
+
 }  // namespace
 }  // namespace sealvol

@@ -38,6 +38,10 @@ CREATE TABLE IF NOT EXISTS tag_history (
   actor  TEXT NOT NULL,
   note   TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tag_history_by_tag ON tag_history (volume, tag, id);
+CREATE TABLE IF NOT EXISTS blob_links (
+  namespace TEXT NOT NULL,
+  digest    TEXT NOT NULL,
+  PRIMARY KEY (namespace, digest)) WITHOUT ROWID;
 )sql";
 
 // A prepared statement that finalizes itself. Bind* take 1-based indexes.
@@ -60,6 +64,11 @@ class Stmt {
   }
   void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
   void BindNull(int i) { sqlite3_bind_null(stmt_, i); }
+  // Makes the statement ready to bind and step again.
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
   void Bind(int i, const std::optional<Digest>& d) {
     if (d)
       Bind(i, d->ToString());
@@ -391,6 +400,43 @@ Result<std::vector<Digest>> SqliteMetaStore::AllVersionDigests() {
     if (!row) break;
     SV_ASSIGN_OR_RETURN(Digest d, q.DigestAt(0));
     out.push_back(d);
+  }
+  return out;
+}
+
+Status SqliteMetaStore::LinkBlobs(const std::string& ns,
+                                  const std::vector<Digest>& digests) {
+  if (digests.empty()) return Status::Ok();
+  std::lock_guard<std::mutex> lock(mu_);
+  sqlite3* db = db_->handle;
+  return InWriteTxn(db, [&]() -> Status {
+    Stmt ins(db,
+             "INSERT OR IGNORE INTO blob_links(namespace, digest) "
+             "VALUES(?, ?)");
+    SV_RETURN_IF_ERROR(ins.Prepared());
+    for (const Digest& d : digests) {
+      ins.Bind(1, ns);
+      ins.Bind(2, d.ToString());
+      SV_RETURN_IF_ERROR(ins.Step().status());
+      ins.Reset();
+    }
+    return Status::Ok();
+  });
+}
+
+Result<std::vector<Digest>> SqliteMetaStore::UnlinkedBlobs(
+    const std::string& ns, const std::vector<Digest>& digests) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Stmt q(db_->handle,
+         "SELECT 1 FROM blob_links WHERE namespace = ? AND digest = ?");
+  SV_RETURN_IF_ERROR(q.Prepared());
+  std::vector<Digest> out;
+  for (const Digest& d : digests) {
+    q.Bind(1, ns);
+    q.Bind(2, d.ToString());
+    SV_ASSIGN_OR_RETURN(bool row, q.Step());
+    if (!row) out.push_back(d);
+    q.Reset();
   }
   return out;
 }

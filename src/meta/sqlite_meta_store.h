@@ -38,6 +38,10 @@ class SqliteMetaStore : public MetaStore {
   Result<std::vector<TagMove>> TagHistory(const std::string& volume,
                                           const std::string& tag) override;
   Result<std::vector<Digest>> AllVersionDigests() override;
+  Status LinkBlobs(const std::string& ns,
+                   const std::vector<Digest>& digests) override;
+  Result<std::vector<Digest>> UnlinkedBlobs(
+      const std::string& ns, const std::vector<Digest>& digests) override;
 
  private:
   struct Db;

@@ -7,10 +7,11 @@
 
 namespace sealvol {
 
-Result<std::vector<std::string>> Registry::MissingBlobs(const Manifest& m,
-                                                        size_t limit) {
+Result<std::vector<std::string>> Registry::MissingBlobs(
+    const Manifest& m, size_t limit, std::vector<Digest>* all) {
   std::vector<std::string> missing;
   auto check = [&](const Digest& d, const std::string& what) -> Status {
+    all->push_back(d);
     SV_ASSIGN_OR_RETURN(bool has, blobs_->Has(d));
     if (!has && missing.size() < limit) {
       missing.push_back(d.ToString() + " (" + what + ")");
@@ -23,6 +24,7 @@ Result<std::vector<std::string>> Registry::MissingBlobs(const Manifest& m,
       SV_RETURN_IF_ERROR(check(e.sha256, e.path));
       continue;
     }
+    all->push_back(*e.chunks);
     auto chunks = FileChunks(*blobs_, e);
     if (!chunks) {
       if (chunks.error().code() != StatusCode::kNotFound) return chunks.error();
@@ -51,7 +53,8 @@ Result<Digest> Registry::CommitVersion(const std::string& volume,
   Digest digest = Sha256::Of(manifest);
   // Blobs this process stored become durable before anything names them.
   SV_RETURN_IF_ERROR(blobs_->Sync());
-  SV_ASSIGN_OR_RETURN(auto missing, MissingBlobs(m, 20));
+  std::vector<Digest> all;
+  SV_ASSIGN_OR_RETURN(auto missing, MissingBlobs(m, 20, &all));
   if (!missing.empty()) {
     std::string list;
     for (const auto& s : missing) list += "\n  " + s;
@@ -62,6 +65,8 @@ Result<Digest> Registry::CommitVersion(const std::string& volume,
   if (!put) return put.error();
   if (!*put) SV_RETURN_IF_ERROR(blobs_->Keep(digest));
   SV_RETURN_IF_ERROR(blobs_->Sync());
+  all.push_back(digest);
+  SV_RETURN_IF_ERROR(meta_->LinkBlobs(VolumeNamespace(volume), all));
   VersionRecord v;
   v.volume = volume;
   v.digest = digest;
@@ -93,6 +98,30 @@ Status Registry::MoveTag(const std::string& volume, const std::string& tag,
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
   SV_RETURN_IF_ERROR(ValidateTag(tag));
   return meta_->MoveTag(volume, tag, to, expect, actor, note);
+}
+
+Result<uint64_t> Registry::LinkUnlinkedVersions() {
+  uint64_t linked = 0;
+  SV_ASSIGN_OR_RETURN(auto volumes, meta_->ListVolumes());
+  for (const auto& volume : volumes) {
+    std::string ns = VolumeNamespace(volume);
+    SV_ASSIGN_OR_RETURN(auto versions, meta_->ListVersions(volume));
+    for (const auto& v : versions) {
+      SV_ASSIGN_OR_RETURN(auto unlinked, meta_->UnlinkedBlobs(ns, {v.digest}));
+      if (unlinked.empty()) continue;
+      SV_ASSIGN_OR_RETURN(Manifest m, ReadManifest(*blobs_, v.digest));
+      std::vector<Digest> all;
+      SV_ASSIGN_OR_RETURN(auto missing, MissingBlobs(m, 1, &all));
+      if (!missing.empty()) {
+        return Corruption("version " + volume + "@" + v.digest.ToString() +
+                          " names a blob the store lacks: " + missing[0]);
+      }
+      all.push_back(v.digest);
+      SV_RETURN_IF_ERROR(meta_->LinkBlobs(ns, all));
+      ++linked;
+    }
+  }
+  return linked;
 }
 
 Result<GcStats> Registry::CollectGarbage(int64_t grace_seconds, bool dry_run,

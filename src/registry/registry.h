@@ -4,6 +4,9 @@
 //    names (chunk indexes, chunks) is present; the manifest blob is stored
 //    first, the version record last, so a crash at any point leaves no
 //    visible version.
+//  - Committing links every blob the version names to the volume's
+//    namespace (MetaStore::LinkBlobs), so a registry serving this store
+//    shows them through that namespace.
 //  - Tags move by compare-and-swap and every move is kept in history.
 //  - GC marks from every version and sweeps only blobs older than a grace
 //    period, so it never races a publish that is still storing blobs (a
@@ -18,11 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "format/envelope.h"
-#include "format/manifest.h"
-#include "format/names.h"
-#include "meta/meta_store.h"
-#include "store/blob_store.h"
+#include "registry/repository.h"
 
 namespace sealvol {
 
@@ -34,34 +33,52 @@ struct GcStats {
   uint64_t young = 0;          // unreferenced but inside the grace period
 };
 
-class Registry {
+class Registry : public Repository {
  public:
   Registry(BlobStore* blobs, MetaStore* meta) : blobs_(blobs), meta_(meta) {}
 
   BlobStore& blobs() { return *blobs_; }
   MetaStore& meta() { return *meta_; }
 
-  // Commits `manifest` as a version of `volume` and returns its digest.
-  // Corruption when the manifest is not a canonical v1 manifest;
-  // FailedPrecondition naming the missing blobs when any is absent.
-  // Idempotent.
+  // Repository. Blobs() is the whole store: this machine trusts itself.
+  Result<BlobStore*> Blobs(const std::string&) override { return blobs_; }
   Result<Digest> CommitVersion(const std::string& volume,
                                std::string_view manifest,
                                const std::string& annotations,
-                               CompressPolicy compress);
-
-  // A tag ref becomes the digest it points at; a digest ref is checked to
-  // be a version of its volume. NotFound otherwise.
-  Result<Digest> Resolve(const Ref& ref);
-
-  // The verified manifest of a version of `volume`.
+                               CompressPolicy compress) override;
+  Result<Digest> Resolve(const Ref& ref) override;
   Result<Manifest> LoadManifest(const std::string& volume,
-                                const Digest& digest);
-
-  // Validates names, then MetaStore::MoveTag.
+                                const Digest& digest) override;
   Status MoveTag(const std::string& volume, const std::string& tag,
                  const std::optional<Digest>& to, const TagExpect& expect,
-                 const std::string& actor, const std::string& note);
+                 const std::string& actor, const std::string& note) override;
+  Result<VersionRecord> GetVersion(const std::string& volume,
+                                   const Digest& digest) override {
+    return meta_->GetVersion(volume, digest);
+  }
+  Result<std::vector<VersionRecord>> ListVersions(
+      const std::string& volume) override {
+    return meta_->ListVersions(volume);
+  }
+  Result<std::vector<std::string>> ListVolumes() override {
+    return meta_->ListVolumes();
+  }
+  Result<Digest> GetTag(const std::string& volume,
+                        const std::string& tag) override {
+    return meta_->GetTag(volume, tag);
+  }
+  Result<std::vector<TagRecord>> ListTags(const std::string& volume) override {
+    return meta_->ListTags(volume);
+  }
+  Result<std::vector<TagMove>> TagHistory(const std::string& volume,
+                                          const std::string& tag) override {
+    return meta_->TagHistory(volume, tag);
+  }
+
+  // Links every blob of every committed version to its volume's namespace
+  // where the version's manifest is not linked yet (stores committed to
+  // before links existed). Returns the number of versions linked.
+  Result<uint64_t> LinkUnlinkedVersions();
 
   // Removes blobs that no version references and that were last written or
   // kept more than `grace_seconds` before `now`. With `dry_run` nothing is
@@ -71,9 +88,11 @@ class Registry {
                                  int64_t now);
 
  private:
-  // The blobs a manifest names that the store lacks (at most `limit`).
+  // The blobs a manifest names that the store lacks (at most `limit`,
+  // described), and every blob it names in `all`.
   Result<std::vector<std::string>> MissingBlobs(const Manifest& m,
-                                                size_t limit);
+                                                size_t limit,
+                                                std::vector<Digest>* all);
 
   BlobStore* blobs_;
   MetaStore* meta_;

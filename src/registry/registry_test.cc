@@ -5,6 +5,7 @@
 #include "format/chunk_index.h"
 #include "hash/sha256.h"
 #include "meta/sqlite_meta_store.h"
+#include "registry/namespaced_blob_store.h"
 #include "store/blob_reader.h"
 #include "store/memory_blob_store.h"
 
@@ -144,6 +145,51 @@ TEST_F(RegistryTest, GcRefusesToGuessWhenAVersionIsUnreadable) {
   ASSERT_FALSE(gc.has_value());
   EXPECT_NE(gc.error().message().find("nothing removed"), std::string::npos);
   EXPECT_TRUE(*blobs_.Has(orphan));
+}
+
+TEST_F(RegistryTest, NamespacesSeeOnlyTheirOwnBlobs) {
+  // "acme" commits a version (through the whole store, as the embedded CLI
+  // does); the commit links its blobs to "acme" only.
+  std::string m = Manifest2("ns");
+  Digest v = *reg_->CommitVersion("acme/m", m, "{}", CompressPolicy::kAuto);
+  NamespacedBlobStore acme(&blobs_, meta_.get(), "acme");
+  NamespacedBlobStore other(&blobs_, meta_.get(), "other");
+  Digest small = Sha256::Of(std::string("small-ns"));
+  EXPECT_TRUE(*acme.Has(small));
+  EXPECT_TRUE(acme.Get(v).has_value());
+  EXPECT_FALSE(*other.Has(small));
+  EXPECT_EQ(other.Get(small).error().code(), StatusCode::kNotFound);
+  EXPECT_EQ(*other.Missing({small, v}), (std::vector<Digest>{small, v}));
+  EXPECT_TRUE(acme.Missing({small, v})->empty());
+
+  // "other" cannot commit a manifest naming blobs it never uploaded...
+  Registry other_reg(&other, meta_.get());
+  auto denied =
+      other_reg.CommitVersion("other/m", m, "{}", CompressPolicy::kAuto);
+  ASSERT_FALSE(denied.has_value());
+  EXPECT_EQ(denied.error().code(), StatusCode::kFailedPrecondition);
+  // ...until it uploads them itself: then the stored bytes are shared.
+  auto put = other.Put(small, EncodeEnvelope("small-ns", CompressPolicy::kNone));
+  ASSERT_TRUE(put.has_value());
+  EXPECT_TRUE(*put);  // new to "other", though already stored
+  EXPECT_TRUE(*other.Has(small));
+  EXPECT_FALSE(*other.Put(small, "ignored"));
+}
+
+TEST_F(RegistryTest, LinksVersionsCommittedBeforeLinksExisted) {
+  std::string m = Manifest2("old");
+  Digest v = Sha256::Of(m);
+  ASSERT_TRUE(blobs_.Put(v, EncodeEnvelope(m, CompressPolicy::kNone)).has_value());
+  VersionRecord rec;
+  rec.volume = "acme/old";
+  rec.digest = v;
+  ASSERT_TRUE(meta_->AddVersion(rec).ok());
+  NamespacedBlobStore acme(&blobs_, meta_.get(), "acme");
+  EXPECT_FALSE(*acme.Has(v));
+  EXPECT_EQ(*reg_->LinkUnlinkedVersions(), 1u);
+  EXPECT_TRUE(*acme.Has(v));
+  EXPECT_TRUE(*acme.Has(Sha256::Of(std::string("small-old"))));
+  EXPECT_EQ(*reg_->LinkUnlinkedVersions(), 0u);
 }
 
 }  // namespace
