@@ -1,0 +1,248 @@
+// The registry API's rules, through Api::Handle (no sockets): auth, tenancy,
+// verification of uploads and commits, tag compare-and-swap, bad input.
+#include "server/api.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "format/envelope.h"
+#include "hash/sha256.h"
+#include "meta/sqlite_meta_store.h"
+#include "store/memory_blob_store.h"
+
+namespace sealvol::server {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kTokens =
+    "writer-token-0123456789  writer  write:acme/*\n"
+    "reader-token-0123456789  reader  read:acme/*\n"
+    "other-token-01234567890  other   write:other/*\n"
+    "admin-token-01234567890  root    admin:*\n";
+
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    meta_ = std::move(*SqliteMetaStore::Open(":memory:"));
+    tokens_ = *TokenTable::Parse(kTokens);
+    api_ = std::make_unique<Api>(&blobs_, meta_.get(), &tokens_, &metrics_);
+  }
+  ApiResponse Call(const std::string& method, const std::string& target,
+                   const std::string& token, std::string body = "",
+                   std::string annotations = "") {
+    ApiRequest req{method, target,
+                   token.empty() ? "" : "Bearer " + token + "-token-" +
+                                            (token.size() < 6 ? "01234567890"
+                                                              : "0123456789"),
+                   std::move(annotations), std::move(body)};
+    return api_->Handle(req);
+  }
+  // Uploads `content` as a blob of acme/m and returns its digest.
+  Digest Upload(const std::string& content, const std::string& token) {
+    Digest d = Sha256::Of(content);
+    auto r = Call("PUT", "/v1/volumes/acme/m/blobs/" + d.ToString(), token,
+                  EncodeEnvelope(content, CompressPolicy::kAuto));
+    EXPECT_LT(r.status, 300) << r.body;
+    return d;
+  }
+  // A one-file manifest whose file is `content`.
+  static std::string ManifestOf(const std::string& content) {
+    Manifest m;
+    ManifestEntry e;
+    e.path = "weights.bin";
+    e.size = content.size();
+    e.sha256 = Sha256::Of(content);
+    m.entries = {e};
+    return *SerializeManifest(m);
+  }
+
+  MemoryBlobStore blobs_;
+  std::unique_ptr<SqliteMetaStore> meta_;
+  TokenTable tokens_;
+  Metrics metrics_;
+  std::unique_ptr<Api> api_;
+};
+
+TEST_F(ApiTest, PublishFlowThroughTheApi) {
+  std::string content = "model bytes";
+  Digest blob = Sha256::Of(content);
+  auto miss = Call("POST", "/v1/volumes/acme/m/blobs/missing", "writer",
+                   json{{"digests", {blob.ToString()}}}.dump());
+  ASSERT_EQ(miss.status, 200) << miss.body;
+  EXPECT_EQ(json::parse(miss.body)["missing"].size(), 1u);
+  Upload(content, "writer");
+  miss = Call("POST", "/v1/volumes/acme/m/blobs/missing", "writer",
+              json{{"digests", {blob.ToString()}}}.dump());
+  EXPECT_TRUE(json::parse(miss.body)["missing"].empty());
+
+  std::string m = ManifestOf(content);
+  Digest v = Sha256::Of(m);
+  auto commit = Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(),
+                     "writer", m, R"({"user":"ci"})");
+  ASSERT_EQ(commit.status, 201) << commit.body;
+  auto tag = Call("PUT", "/v1/volumes/acme/m/tags/prod", "writer",
+                  json{{"digest", v.ToString()}, {"expect", nullptr}}.dump());
+  ASSERT_EQ(tag.status, 200) << tag.body;
+
+  auto man = Call("GET", "/v1/volumes/acme/m/manifests/prod", "reader");
+  ASSERT_EQ(man.status, 200);
+  EXPECT_EQ(man.body, m);
+  auto blob_get =
+      Call("GET", "/v1/volumes/acme/m/blobs/" + blob.ToString(), "reader");
+  ASSERT_EQ(blob_get.status, 200);
+  EXPECT_EQ(*DecodeEnvelope(blob_get.body, 1 << 20), content);
+
+  auto vol = json::parse(Call("GET", "/v1/volumes/acme/m", "reader").body);
+  EXPECT_EQ(vol["versions"][0]["annotations"]["registry_actor"], "writer");
+  EXPECT_EQ(vol["versions"][0]["annotations"]["user"], "ci");
+  EXPECT_EQ(vol["tags"][0]["digest"], v.ToString());
+  auto hist = json::parse(
+      Call("GET", "/v1/volumes/acme/m/tags/prod/history", "reader").body);
+  EXPECT_EQ(hist["history"][0]["actor"], "writer");
+  auto list = json::parse(Call("GET", "/v1/volumes", "other").body);
+  EXPECT_TRUE(list["volumes"].empty());  // "other" may not see acme/*
+  EXPECT_EQ(json::parse(Call("GET", "/v1/volumes", "reader").body)["volumes"],
+            json::array({"acme/m"}));
+}
+
+TEST_F(ApiTest, AuthMatrix) {
+  Digest blob = Upload("secret weights", "writer");
+  std::string path = "/v1/volumes/acme/m/blobs/" + blob.ToString();
+  EXPECT_EQ(Call("GET", path, "").status, 401);
+  auto wrong = api_->Handle({"GET", path, "Bearer not-a-token-at-all", "", ""});
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(Call("GET", path, "reader").status, 200);
+  EXPECT_EQ(Call("PUT", path, "reader",
+                 EncodeEnvelope("secret weights", CompressPolicy::kNone))
+                .status,
+            403);
+  EXPECT_EQ(Call("GET", path, "other").status, 403);  // acme/* not granted
+  // Probing the blob by digest through the other tenant's own namespace.
+  auto probe =
+      Call("GET", "/v1/volumes/other/x/blobs/" + blob.ToString(), "other");
+  EXPECT_EQ(probe.status, 404);
+  auto miss = Call("POST", "/v1/volumes/other/x/blobs/missing", "other",
+                   json{{"digests", {blob.ToString()}}}.dump());
+  EXPECT_EQ(json::parse(miss.body)["missing"].size(), 1u);
+  // Tag removal needs admin.
+  std::string m = ManifestOf("secret weights");
+  Digest v = Sha256::Of(m);
+  ASSERT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(), "writer", m)
+          .status,
+      201);
+  ASSERT_EQ(Call("PUT", "/v1/volumes/acme/m/tags/t", "writer",
+                 json{{"digest", v.ToString()}}.dump())
+                .status,
+            200);
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/tags/t", "writer",
+                 R"({"digest":null})")
+                .status,
+            403);
+  EXPECT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/tags/t", "admin", R"({"digest":null})")
+          .status,
+      200);
+  EXPECT_EQ(Call("GET", "/healthz", "").status, 200);
+}
+
+TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
+  std::string content = "real bytes";
+  Digest d = Sha256::Of(content);
+  // A blob whose bytes are not its digest's.
+  auto bad = Call("PUT", "/v1/volumes/acme/m/blobs/" + d.ToString(), "writer",
+                  EncodeEnvelope("other bytes", CompressPolicy::kNone));
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_FALSE(*blobs_.Has(d));
+  // Garbage that is not an envelope at all.
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/blobs/" + d.ToString(), "writer",
+                 "\x07garbage")
+                .status,
+            400);
+  EXPECT_FALSE(*blobs_.Has(d));
+  for (const char* target : {
+           "/v1/volumes/acme/m/blobs/sha256:xyz",
+           "/v1/volumes/acme/m/blobs/md5:abc",
+           "/v1/volumes/acme/../m/blobs/missing",
+           "/v1/volumes/acme/%2e%2e/m",
+           "/v1/volumes/Acme/M",
+           "/v1/volumes/acme//m",
+           "/v1/volumes/acme/m/manifests/bad%zz",
+       }) {
+    auto r = Call("GET", target, "admin");
+    EXPECT_EQ(r.status, 400) << target << " " << r.body;
+  }
+  EXPECT_EQ(Call("POST", "/v1/volumes/acme/m/blobs/missing", "writer", "{oops")
+                .status,
+            400);
+  EXPECT_EQ(Call("POST", "/v1/volumes/acme/m/blobs/missing", "writer",
+                 R"({"digests":["sha256:12"]})")
+                .status,
+            400);
+  // Commits: a digest that is not the body's, a non-canonical manifest, a
+  // manifest naming a blob never uploaded (409 listing it).
+  std::string m = ManifestOf(content);
+  Digest v = Sha256::Of(m);
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + d.ToString(),
+                 "writer", m)
+                .status,
+            400);
+  std::string spaced = " " + m;
+  EXPECT_EQ(Call("PUT",
+                 "/v1/volumes/acme/m/versions/" + Sha256::Of(spaced).ToString(),
+                 "writer", spaced)
+                .status,
+            400);
+  auto conflict =
+      Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(), "writer", m);
+  EXPECT_EQ(conflict.status, 409);
+  EXPECT_EQ(json::parse(conflict.body)["missing"],
+            json::array({d.ToString()}));
+  EXPECT_TRUE(meta_->ListVolumes()->empty());
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(),
+                 "writer", m, "[1,2]")
+                .status,
+            400);
+  EXPECT_EQ(Api::BodyLimit("PUT", "/v1/volumes/a/tags/t"), kMaxSmallBody);
+  EXPECT_EQ(Api::BodyLimit("PUT", "/v1/volumes/a/blobs/x"), kMaxEnvelopeSize);
+  EXPECT_EQ(Api::BodyLimit("GET", "/v1/volumes/a"), 0u);
+}
+
+TEST_F(ApiTest, TagsMoveByCompareAndSwap) {
+  Upload("one", "writer");
+  Upload("two", "writer");
+  Digest v1 = Sha256::Of(ManifestOf("one")), v2 = Sha256::Of(ManifestOf("two"));
+  for (const auto& c : {std::string("one"), std::string("two")}) {
+    std::string m = ManifestOf(c);
+    ASSERT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" +
+                              Sha256::Of(m).ToString(),
+                   "writer", m)
+                  .status,
+              201);
+  }
+  auto set = [&](const Digest& to, json expect) {
+    return Call("PUT", "/v1/volumes/acme/m/tags/prod", "writer",
+                json{{"digest", to.ToString()}, {"expect", expect}}.dump());
+  };
+  EXPECT_EQ(set(v1, nullptr).status, 200);
+  auto lost = set(v2, nullptr);  // expected absent, but it is v1 now
+  EXPECT_EQ(lost.status, 412);
+  EXPECT_EQ(json::parse(lost.body)["current"], v1.ToString());
+  EXPECT_EQ(set(v2, v1.ToString()).status, 200);
+  EXPECT_EQ(set(v1, v1.ToString()).status, 412);
+  auto hist = json::parse(
+      Call("GET", "/v1/volumes/acme/m/tags/prod/history", "reader").body);
+  EXPECT_EQ(hist["history"].size(), 2u);
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/tags/prod", "writer",
+                 R"({"digest":"sha256:nope"})")
+                .status,
+            400);
+  EXPECT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/tags/prod", "writer", "not json").status,
+      400);
+}
+
+}  // namespace
+}  // namespace sealvol::server
