@@ -141,4 +141,18 @@ void RenameBatch::Abandon() {
   items_.clear();
 }
 
+Status WriteFileAtomically(const std::string& path, std::string_view data) {
+  std::string tmp = TempPathFor(path);
+  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                     0644));
+  if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
+  Status s = WriteAll(fd.get(), data, tmp);
+  if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus(errno, "fsync " + tmp);
+  if (s.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
+    s = ErrnoStatus(errno, "rename " + tmp + " to " + path);
+  }
+  if (!s.ok()) ::unlink(tmp.c_str());
+  return s;
+}
+
 }  // namespace sealvol

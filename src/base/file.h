@@ -57,6 +57,10 @@ Status WriteAll(int fd, std::string_view data, std::string_view what);
 Result<size_t> PreadFull(int fd, char* buf, size_t len, uint64_t offset,
                          std::string_view what);
 
+// Writes `data` to a temp file beside `path`, fsyncs it and renames it over
+// `path`: readers see the old file or the whole new one.
+Status WriteFileAtomically(const std::string& path, std::string_view data);
+
 // Creates `path` and its parents (mode 0755); OK when it already exists.
 Status MakeDirs(const std::string& path);
 

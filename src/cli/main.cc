@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
   RegisterMount(app, g);
   RegisterUmount(app, g);
   RegisterStats(app, g);
+  RegisterServe(app, g);
 
   try {
     app.parse(argc, argv);
