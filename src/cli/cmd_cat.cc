@@ -14,8 +14,8 @@ void RegisterCat(CLI::App& app, Globals& g) {
   cmd->add_option("REF", *ref, "VOLUME[:TAG] or VOLUME@DIGEST")->required();
   cmd->add_option("PATH", *path, "Path inside the version")->required();
   cmd->callback([&g, ref, path] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), *ref));
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.repo(), *ref));
       const ManifestEntry* e = r.manifest.Find(*path);
       if (e == nullptr) {
         return NotFound("no '" + *path + "' in " + r.ref.ToString());
@@ -23,7 +23,8 @@ void RegisterCat(CLI::App& app, Globals& g) {
       if (e->type != EntryType::kFile) {
         return InvalidArgument("'" + *path + "' is not a file");
       }
-      return CatFile(st.blobs(), *e, [](std::string_view data) {
+      SV_ASSIGN_OR_RETURN(BlobStore * blobs, st.repo().Blobs(r.ref.volume));
+      return CatFile(*blobs, *e, [](std::string_view data) {
         return WriteAll(STDOUT_FILENO, data, "stdout");
       });
     });

@@ -31,9 +31,9 @@ void RegisterDiff(CLI::App& app, Globals& g) {
   cmd->add_option("REF_B", *b, "New version")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, a, b] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(Resolved ra, ResolveRef(st.registry(), *a));
-      SV_ASSIGN_OR_RETURN(Resolved rb, ResolveRef(st.registry(), *b));
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(Resolved ra, ResolveRef(st.repo(), *a));
+      SV_ASSIGN_OR_RETURN(Resolved rb, ResolveRef(st.repo(), *b));
       std::vector<std::string> added, removed, changed;
       for (const auto& e : rb.manifest.entries) {
         const ManifestEntry* old = ra.manifest.Find(e.path);
@@ -46,11 +46,13 @@ void RegisterDiff(CLI::App& app, Globals& g) {
         if (rb.manifest.Find(e.path) == nullptr) removed.push_back(e.path);
       }
       ChunkSet have;
-      SV_RETURN_IF_ERROR(AddChunks(st.blobs(), ra.manifest, &have));
+      SV_ASSIGN_OR_RETURN(BlobStore * blobs_a, st.repo().Blobs(ra.ref.volume));
+      SV_ASSIGN_OR_RETURN(BlobStore * blobs_b, st.repo().Blobs(rb.ref.volume));
+      SV_RETURN_IF_ERROR(AddChunks(*blobs_a, ra.manifest, &have));
       uint64_t new_bytes = 0;
       for (const auto& e : rb.manifest.entries) {
         if (e.type != EntryType::kFile) continue;
-        SV_ASSIGN_OR_RETURN(auto chunks, FileChunks(st.blobs(), e));
+        SV_ASSIGN_OR_RETURN(auto chunks, FileChunks(*blobs_b, e));
         for (const auto& c : chunks) {
           if (have.insert(c.digest).second) new_bytes += c.length;
         }

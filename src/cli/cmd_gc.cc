@@ -21,6 +21,14 @@ void RegisterGc(CLI::App& app, Globals& g) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, a] {
+    RunNoStore([&]() -> Status {
+      SV_ASSIGN_OR_RETURN(auto remote, ResolveRemote(g.remote));
+      if (!remote) return Status::Ok();
+      return InvalidArgument(
+          "gc works on the store itself: run `sealvol gc --remote local "
+          "--store DIR` on the host that serves " +
+          remote->url);
+    });
     Run(g, EmbeddedStore::Lock::kExclusive, [&](EmbeddedStore& st) -> Status {
       int64_t now = ::time(nullptr);
       SV_ASSIGN_OR_RETURN(

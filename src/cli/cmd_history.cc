@@ -11,10 +11,10 @@ void RegisterHistory(CLI::App& app, Globals& g) {
   cmd->add_option("VOLUME:TAG", *target, "Tag")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, target] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(*target));
       SV_ASSIGN_OR_RETURN(auto moves,
-                          st.registry().meta().TagHistory(ref.volume, ref.tag));
+                          st.repo().TagHistory(ref.volume, ref.tag));
       if (g.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& m : moves) {

@@ -35,8 +35,8 @@ void RegisterLs(CLI::App& app, Globals& g) {
   cmd->add_option("REF", *ref, "VOLUME[:TAG] or VOLUME@DIGEST")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, ref] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), *ref));
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.repo(), *ref));
       if (g.json) {
         nlohmann::json entries = nlohmann::json::array();
         for (const auto& e : r.manifest.entries)

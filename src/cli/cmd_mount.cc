@@ -17,15 +17,6 @@
 namespace sealvol::cli {
 namespace {
 
-std::string DefaultCacheDir() {
-  if (const char* d = std::getenv("SEALVOL_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
-    return std::string(x) + "/sealvol";
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.cache/sealvol";
-}
-
 // <cache-dir>/logs/<mountpoint with '/' as '_'>.log
 std::string DefaultLogPath(const std::string& cache_dir,
                            const std::string& mountpoint) {
@@ -61,17 +52,41 @@ struct MountArgs {
 // Resolves the ref and reads the manifest (the only data read before the
 // mount is live), with the store closed again before any fork. Exits with
 // the error itself (through Run).
-void Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
-             MountOptions* o) {
-  Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-    SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), a.ref));
-    auto rec = st.registry().meta().GetVersion(r.ref.volume, r.digest);
+// Returns how to open the version's blobs in the process that serves them
+// (after the fork, so no connection or file is shared with the parent).
+using BlobOpener = std::function<Result<std::unique_ptr<BlobStore>>()>;
+BlobOpener Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
+                   MountOptions* o) {
+  BlobOpener opener;
+  RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+    SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.repo(), a.ref));
+    if (st.remote()) {
+      // Retries belong to the chunk source (--retry-for), not the client.
+      std::string volume = r.ref.volume;
+      opener = [remote = *st.remote(), volume]()
+          -> Result<std::unique_ptr<BlobStore>> {
+        HttpClientOptions ho;
+        ho.base_url = remote.url;
+        ho.token = remote.token;
+        ho.retry_for = std::chrono::milliseconds(0);
+        return std::unique_ptr<BlobStore>(new RemoteBlobStore(
+            std::make_shared<HttpClient>(ho), volume));
+      };
+    } else {
+      opener = [root = st.embedded()->root()]()
+          -> Result<std::unique_ptr<BlobStore>> {
+        SV_ASSIGN_OR_RETURN(auto blobs, LocalBlobStore::Open(root));
+        return std::unique_ptr<BlobStore>(std::move(blobs));
+      };
+    }
+    auto rec = st.repo().GetVersion(r.ref.volume, r.digest);
     o->created = rec ? rec->created : 0;
     o->ref = r.ref.volume + "@" + r.digest.ToString();
     o->digest = r.digest;
     *manifest = std::move(r.manifest);
     return Status::Ok();
   });
+  return opener;
 }
 
 Status CheckMountpoint(const std::string& mp) {
@@ -132,20 +147,19 @@ Status DoMount(const Globals& g, const MountArgs& a) {
       std::chrono::milliseconds(static_cast<int64_t>(a.retry_for * 1000));
   o.allow_other = a.allow_other || geteuid() == 0;
   SV_RETURN_IF_ERROR(CheckMountpoint(a.mountpoint));
-  Prepare(g, a, &manifest, &o);
+  BlobOpener open_blobs = Prepare(g, a, &manifest, &o);
   char real[PATH_MAX];
   if (realpath(a.mountpoint.c_str(), real) == nullptr) {
     return ErrnoStatus(errno, "mountpoint " + a.mountpoint);
   }
   o.mountpoint = real;
-  std::string root = StoreRoot(g);
 
   if (a.foreground) {
     o.log_path = a.log_path;
     FILE* logf = a.log_path.empty() ? stderr : fopen(a.log_path.c_str(), "a");
     if (logf == nullptr) return ErrnoStatus(errno, "log " + a.log_path);
     auto log = LogTo(logf);
-    SV_ASSIGN_OR_RETURN(auto blobs, LocalBlobStore::Open(root));
+    SV_ASSIGN_OR_RETURN(auto blobs, open_blobs());
     return ServeMount(
         blobs.get(), std::move(manifest), o,
         [&](const Status& s) {
@@ -188,7 +202,7 @@ Status DoMount(const Globals& g, const MountArgs& a) {
       ready_fd = -1;
     };
     Status s = [&]() -> Status {
-      auto blobs = LocalBlobStore::Open(root);
+      auto blobs = open_blobs();
       if (!blobs) {
         ready(blobs.error());
         return blobs.error();

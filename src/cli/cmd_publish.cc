@@ -2,8 +2,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <thread>
 
 #include "base/file.h"
+#include "hash/sha256.h"
 #include "cli/commands.h"
 #include "publish/publisher.h"
 
@@ -28,17 +30,26 @@ nlohmann::json Annotations(const std::string& dir) {
           {"source", "file://" + abs}};
 }
 
-Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
+Status DoPublish(const Globals& g, const PublishArgs& a, Target& st) {
   SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(a.target));
   SV_ASSIGN_OR_RETURN(CompressPolicy policy, ParseCompressPolicy(a.compress));
   PublishOptions opts;
   opts.compress = policy;
   opts.threads = a.threads;
+  if (st.remote() && opts.threads == 0) {
+    // Workers also wait on the network: more of them keep uploads flowing.
+    opts.threads = std::max(4u, 2 * std::thread::hardware_concurrency());
+  }
   std::unique_ptr<FileCache> cache;
   if (!a.no_cache) {
     // The cache only saves work: without it the publish reads everything.
-    Status made = MakeDirs(st.root() + "/cache");
-    auto opened = made.ok() ? FileCache::Open(st.root() + "/cache/files.db")
+    // It belongs to one store: the embedded one, or one per remote URL.
+    std::string dir = st.embedded()
+                          ? st.embedded()->root() + "/cache"
+                          : DefaultCacheDir() + "/publish/" +
+                                Sha256::Of(st.where()).Short();
+    Status made = MakeDirs(dir);
+    auto opened = made.ok() ? FileCache::Open(dir + "/files.db")
                             : Result<std::unique_ptr<FileCache>>(made);
     if (opened) {
       cache = std::move(*opened);
@@ -47,7 +58,8 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
                 << opened.error().message() << ")\n";
     }
   }
-  Publisher publisher(&st.blobs(), opts, cache.get());
+  SV_ASSIGN_OR_RETURN(BlobStore * blobs, st.repo().Blobs(ref.volume));
+  Publisher publisher(blobs, opts, cache.get());
   PublishProgress progress;
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -65,10 +77,10 @@ Status DoPublish(const Globals& g, const PublishArgs& a, EmbeddedStore& st) {
     return publisher.Build(a.dir, &progress);
   }();
   if (!built) return built.error();
-  SV_ASSIGN_OR_RETURN(Digest digest, st.registry().CommitVersion(
+  SV_ASSIGN_OR_RETURN(Digest digest, st.repo().CommitVersion(
                                          ref.volume, built->manifest_bytes,
                                          Annotations(a.dir).dump(), policy));
-  SV_RETURN_IF_ERROR(st.registry().MoveTag(
+  SV_RETURN_IF_ERROR(st.repo().MoveTag(
       ref.volume, ref.tag, digest, TagExpect::Any(), CurrentUser(),
       a.note.empty() ? "publish" : a.note));
   double secs = elapsed();
@@ -121,8 +133,8 @@ void RegisterPublish(CLI::App& app, Globals& g) {
                 "size and times) since an earlier publish into this store");
   cmd->add_flag("--json", g.json, "Print a JSON summary");
   cmd->callback([&g, a] {
-    Run(g, EmbeddedStore::Lock::kShared,
-        [&](EmbeddedStore& st) { return DoPublish(g, *a, st); });
+    RunTarget(g, EmbeddedStore::Lock::kShared,
+              [&](Target& st) { return DoPublish(g, *a, st); });
   });
 }
 

@@ -23,8 +23,9 @@ void RegisterPull(CLI::App& app, Globals& g) {
   cmd->add_option("--threads", a->threads, "Fetch threads (0 = one per core)");
   cmd->add_flag("--json", g.json, "Print a JSON summary");
   cmd->callback([&g, a] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), a->ref));
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.repo(), a->ref));
+      SV_ASSIGN_OR_RETURN(BlobStore * blobs, st.repo().Blobs(r.ref.volume));
       PullProgress progress;
       auto start = std::chrono::steady_clock::now();
       auto elapsed = [&] {
@@ -37,7 +38,7 @@ void RegisterPull(CLI::App& app, Globals& g) {
           return "pulling " +
                  RateLine(progress.done_bytes, progress.total_bytes, elapsed());
         });
-        return Pull(st.blobs(), r.manifest, a->dir, PullOptions{a->threads},
+        return Pull(*blobs, r.manifest, a->dir, PullOptions{a->threads},
                     &progress);
       }();
       if (!stats) return stats.error();

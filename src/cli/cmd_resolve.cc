@@ -12,9 +12,9 @@ void RegisterResolve(CLI::App& app, Globals& g) {
   cmd->add_option("REF", *ref, "Ref")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, ref] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_ASSIGN_OR_RETURN(Ref r, ParseRef(*ref));
-      SV_ASSIGN_OR_RETURN(Digest d, st.registry().Resolve(r));
+      SV_ASSIGN_OR_RETURN(Digest d, st.repo().Resolve(r));
       if (g.json) {
         PrintJson({{"ref", r.ToString()}, {"digest", d.ToString()}});
       } else {

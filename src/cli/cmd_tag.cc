@@ -36,16 +36,16 @@ void RegisterTag(CLI::App& app, Globals& g) {
   cmd->add_option("--note", a->note, "Note recorded in the history");
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, a] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_ASSIGN_OR_RETURN(Ref src, ParseRef(a->src));
-      SV_ASSIGN_OR_RETURN(Digest d, st.registry().Resolve(src));
+      SV_ASSIGN_OR_RETURN(Digest d, st.repo().Resolve(src));
       SV_ASSIGN_OR_RETURN(TagExpect expect, ParseExpect(a->expect));
       for (const auto& t : a->tags) SV_RETURN_IF_ERROR(ValidateTag(t));
       // Check every expectation before moving any tag, so a mismatch on one
       // leaves all of them where they were (each move re-checks atomically).
       if (expect.kind != TagExpect::Kind::kAny) {
         for (const auto& t : a->tags) {
-          auto cur = st.registry().meta().GetTag(src.volume, t);
+          auto cur = st.repo().GetTag(src.volume, t);
           if (!cur && cur.error().code() != StatusCode::kNotFound) {
             return cur.error();
           }
@@ -66,7 +66,7 @@ void RegisterTag(CLI::App& app, Globals& g) {
       }
       nlohmann::json moved = nlohmann::json::array();
       for (const auto& t : a->tags) {
-        SV_RETURN_IF_ERROR(st.registry().MoveTag(src.volume, t, d, expect,
+        SV_RETURN_IF_ERROR(st.repo().MoveTag(src.volume, t, d, expect,
                                                  CurrentUser(), a->note));
         moved.push_back(t);
         if (!g.json) {
@@ -94,10 +94,10 @@ void RegisterUntag(CLI::App& app, Globals& g) {
   cmd->add_option("VOLUME:TAG", a->target, "Tag to remove")->required();
   cmd->add_option("--expect", a->expect, "Digest the tag must be at now");
   cmd->callback([&g, a] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(a->target));
       SV_ASSIGN_OR_RETURN(TagExpect expect, ParseExpect(a->expect));
-      return st.registry().MoveTag(ref.volume, ref.tag, std::nullopt, expect,
+      return st.repo().MoveTag(ref.volume, ref.tag, std::nullopt, expect,
                                    CurrentUser(), "untag");
     });
   });

@@ -10,11 +10,11 @@ void RegisterTags(CLI::App& app, Globals& g) {
   cmd->add_option("VOLUME", *volume, "Volume name")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, volume] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_RETURN_IF_ERROR(ValidateVolumeName(*volume));
       // Distinguish "no such volume" from "no tags".
-      SV_RETURN_IF_ERROR(st.registry().meta().ListVersions(*volume).status());
-      SV_ASSIGN_OR_RETURN(auto tags, st.registry().meta().ListTags(*volume));
+      SV_RETURN_IF_ERROR(st.repo().ListVersions(*volume).status());
+      SV_ASSIGN_OR_RETURN(auto tags, st.repo().ListTags(*volume));
       if (g.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& t : tags) {

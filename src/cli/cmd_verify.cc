@@ -14,9 +14,10 @@ void RegisterVerify(CLI::App& app, Globals& g) {
   cmd->add_option("REF", *ref, "VOLUME[:TAG] or VOLUME@DIGEST")->required();
   cmd->add_flag("--json", g.json, "Print a JSON report");
   cmd->callback([&g, ref] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.registry(), *ref));
-      SV_ASSIGN_OR_RETURN(VerifyReport rep, Verify(st.blobs(), r.manifest));
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(Resolved r, ResolveRef(st.repo(), *ref));
+      SV_ASSIGN_OR_RETURN(BlobStore * blobs, st.repo().Blobs(r.ref.volume));
+      SV_ASSIGN_OR_RETURN(VerifyReport rep, Verify(*blobs, r.manifest));
       if (g.json) {
         nlohmann::json problems = nlohmann::json::array();
         for (const auto& p : rep.problems) {

@@ -11,9 +11,9 @@ void RegisterVersions(CLI::App& app, Globals& g) {
   cmd->add_option("VOLUME", *volume, "Volume name")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, volume] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
       SV_RETURN_IF_ERROR(ValidateVolumeName(*volume));
-      auto& meta = st.registry().meta();
+      auto& meta = st.repo();
       SV_ASSIGN_OR_RETURN(auto versions, meta.ListVersions(*volume));
       SV_ASSIGN_OR_RETURN(auto tags, meta.ListTags(*volume));
       auto tags_of = [&](const Digest& d) {

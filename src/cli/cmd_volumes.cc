@@ -8,8 +8,8 @@ void RegisterVolumes(CLI::App& app, Globals& g) {
   auto* cmd = app.add_subcommand("volumes", "List the store's volumes.");
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g] {
-    Run(g, EmbeddedStore::Lock::kNone, [&](EmbeddedStore& st) -> Status {
-      SV_ASSIGN_OR_RETURN(auto volumes, st.registry().meta().ListVolumes());
+    RunTarget(g, EmbeddedStore::Lock::kNone, [&](Target& st) -> Status {
+      SV_ASSIGN_OR_RETURN(auto volumes, st.repo().ListVolumes());
       if (g.json) {
         PrintJson({{"volumes", volumes}});
       } else {

@@ -41,6 +41,15 @@ std::string StoreRoot(const Globals& g) {
   return std::string(home && *home ? home : ".") + "/.local/share/sealvol";
 }
 
+std::string DefaultCacheDir() {
+  if (const char* d = std::getenv("SEALVOL_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    return std::string(x) + "/sealvol";
+  }
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/sealvol";
+}
+
 EmbeddedStore::EmbeddedStore(std::string root,
                              std::unique_ptr<LocalBlobStore> blobs,
                              std::unique_ptr<SqliteMetaStore> meta, int lock_fd)
@@ -98,7 +107,58 @@ void Run(const Globals& g, EmbeddedStore::Lock lock,
   });
 }
 
-Result<Resolved> ResolveRef(Registry& reg, std::string_view text) {
+// How long client requests retry a registry that does not answer:
+// $SEALVOL_RETRY_FOR seconds, default 15.
+std::chrono::milliseconds ClientRetryFor() {
+  const char* v = std::getenv("SEALVOL_RETRY_FOR");
+  double secs = v && *v ? std::atof(v) : 15.0;
+  return std::chrono::milliseconds(static_cast<int64_t>(secs * 1000));
+}
+
+Result<std::unique_ptr<Target>> Target::OpenAt(
+    const Globals& g, const std::optional<RemoteConfig>& remote,
+    EmbeddedStore::Lock lock) {
+  auto t = std::unique_ptr<Target>(new Target());
+  t->remote_ = remote;
+  if (remote) {
+    t->remote_repo_ =
+        std::make_unique<RemoteRepository>(t->NewClient(ClientRetryFor()));
+    t->repo_ = t->remote_repo_.get();
+  } else {
+    SV_ASSIGN_OR_RETURN(t->embedded_, EmbeddedStore::Open(StoreRoot(g), lock));
+    t->repo_ = &t->embedded_->registry();
+  }
+  return t;
+}
+
+Result<std::unique_ptr<Target>> Target::Open(const Globals& g,
+                                             EmbeddedStore::Lock lock) {
+  SV_ASSIGN_OR_RETURN(auto remote, ResolveRemote(g.remote));
+  return OpenAt(g, remote, lock);
+}
+
+std::string Target::where() const {
+  return remote_ ? remote_->url : embedded_->root();
+}
+
+std::shared_ptr<HttpClient> Target::NewClient(
+    std::chrono::milliseconds retry_for) const {
+  HttpClientOptions o;
+  o.base_url = remote_->url;
+  o.token = remote_->token;
+  o.retry_for = retry_for;
+  return std::make_shared<HttpClient>(o);
+}
+
+void RunTarget(const Globals& g, EmbeddedStore::Lock lock,
+               const std::function<Status(Target&)>& fn) {
+  RunNoStore([&]() -> Status {
+    SV_ASSIGN_OR_RETURN(auto target, Target::Open(g, lock));
+    return fn(*target);
+  });
+}
+
+Result<Resolved> ResolveRef(Repository& reg, std::string_view text) {
   SV_ASSIGN_OR_RETURN(Ref ref, ParseRef(text));
   SV_ASSIGN_OR_RETURN(Digest digest, reg.Resolve(ref));
   SV_ASSIGN_OR_RETURN(Manifest m, reg.LoadManifest(ref.volume, digest));

@@ -16,6 +16,8 @@
 #include <thread>
 
 #include "base/status.h"
+#include "client/config.h"
+#include "client/remote_repository.h"
 #include "format/names.h"
 #include "meta/sqlite_meta_store.h"
 #include "registry/registry.h"
@@ -36,6 +38,7 @@ int ExitCodeFor(const Status& s);
 
 struct Globals {
   std::string store_dir;  // --store, else $SEALVOL_HOME, else the default
+  std::string remote;     // --remote (client/config.h for the fallbacks)
   bool json = false;      // --json
   bool quiet = false;     // --quiet: no progress display
 };
@@ -68,6 +71,11 @@ class EmbeddedStore {
 // $SEALVOL_HOME, else ~/.local/share/sealvol (or the --store override).
 std::string StoreRoot(const Globals& g);
 
+// This machine's cache (node chunk cache of mounts, publish file caches of
+// remotes): $SEALVOL_CACHE_DIR, else $XDG_CACHE_HOME/sealvol, else
+// ~/.cache/sealvol.
+std::string DefaultCacheDir();
+
 // Opens the store and runs `fn`; converts a failure into a message on stderr
 // and an exit code (thrown as CLI::RuntimeError so CLI11 exits with it).
 void Run(const Globals& g, EmbeddedStore::Lock lock,
@@ -75,13 +83,45 @@ void Run(const Globals& g, EmbeddedStore::Lock lock,
 // Same, without a store.
 void RunNoStore(const std::function<Status()>& fn);
 
+// Where a command acts: the embedded store, or a remote registry
+// (--remote, $SEALVOL_REMOTE, or the config file's default remote).
+class Target {
+ public:
+  static Result<std::unique_ptr<Target>> Open(const Globals& g,
+                                              EmbeddedStore::Lock lock);
+  // A remote given explicitly (sealvol copy); `lock` applies when local.
+  static Result<std::unique_ptr<Target>> OpenAt(
+      const Globals& g, const std::optional<RemoteConfig>& remote,
+      EmbeddedStore::Lock lock);
+
+  Repository& repo() { return *repo_; }
+  EmbeddedStore* embedded() { return embedded_.get(); }  // null if remote
+  const std::optional<RemoteConfig>& remote() const { return remote_; }
+  // The store directory or the registry URL, for messages.
+  std::string where() const;
+  // An HTTP client for the remote, with `retry_for` of its own (mount
+  // daemons make one after fork). REQUIRES: remote().
+  std::shared_ptr<HttpClient> NewClient(
+      std::chrono::milliseconds retry_for) const;
+
+ private:
+  std::unique_ptr<EmbeddedStore> embedded_;
+  std::optional<RemoteConfig> remote_;
+  std::unique_ptr<RemoteRepository> remote_repo_;
+  Repository* repo_ = nullptr;
+};
+
+// Opens the target and runs `fn`, like Run.
+void RunTarget(const Globals& g, EmbeddedStore::Lock lock,
+               const std::function<Status(Target&)>& fn);
+
 // Resolves a ref and loads its manifest.
 struct Resolved {
   Ref ref;
   Digest digest;
   Manifest manifest;
 };
-Result<Resolved> ResolveRef(Registry& reg, std::string_view text);
+Result<Resolved> ResolveRef(Repository& repo, std::string_view text);
 
 void PrintJson(const nlohmann::json& j);
 std::string HumanBytes(uint64_t n);

@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
   app.add_option("--store", g.store_dir,
                  "Store directory (default: $SEALVOL_HOME, else "
                  "~/.local/share/sealvol)");
+  app.add_option("--remote", g.remote,
+                 "Registry URL or configured remote name ('local': the "
+                 "embedded store). Default: $SEALVOL_REMOTE, else the config "
+                 "file's remote, else the embedded store");
   app.add_flag("-q,--quiet", g.quiet, "No progress display");
 
   RegisterPublish(app, g);

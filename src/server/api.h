@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "registry/api_limits.h"
 #include "registry/registry.h"
 #include "server/auth.h"
 #include "server/metrics.h"
@@ -38,10 +39,9 @@ struct ApiResponse {
   std::string actor = "-";      // access log
 };
 
-// Limits (413 beyond them).
-inline constexpr uint64_t kMaxSmallBody = 64 << 10;  // tags, listings
-inline constexpr size_t kMaxMissingBatch = 10000;    // digests per query
-inline constexpr uint64_t kMaxAnnotations = 64 << 10;
+using api::kMaxAnnotations;
+using api::kMaxMissingBatch;
+using api::kMaxSmallBody;
 
 class Api {
  public:

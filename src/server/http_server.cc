@@ -1,11 +1,14 @@
 #include "server/http_server.h"
 
+#include "format/manifest.h"
+
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdio>
 #include <ctime>
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -87,6 +90,10 @@ class Session : public std::enable_shared_from_this<Session> {
     if (srv_->stopping) return Close();
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
+    // The parser checks Content-Length against this as it reads the
+    // header, so it is the largest any route takes; OnHeader then applies
+    // the route's own limit.
+    parser_->body_limit(std::max(kMaxEnvelopeSize, kMaxManifestBytes));
     stream_.expires_after(srv_->o.idle_timeout);
     http::async_read_header(
         stream_, buffer_, *parser_,
@@ -99,6 +106,11 @@ class Session : public std::enable_shared_from_this<Session> {
         busy_ = true;
         start_ = Clock::now();
         return Reply(431, "request headers exceed 16 KiB", false);
+      }
+      if (ec == http::error::body_limit) {
+        busy_ = true;
+        start_ = Clock::now();
+        return Reply(413, "request body exceeds the largest blob", false);
       }
       return Close();  // idle timeout, peer closed, shutdown, garbage
     }

@@ -1,0 +1,153 @@
+#include "client/http_client.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+namespace sealvol {
+namespace {
+
+size_t OnBody(char* data, size_t size, size_t n, void* user) {
+  static_cast<std::string*>(user)->append(data, size * n);
+  return size * n;
+}
+
+size_t OnHeader(char* data, size_t size, size_t n, void* user) {
+  std::string_view line(data, size * n);
+  size_t colon = line.find(':');
+  if (colon != std::string_view::npos) {
+    std::string name(line.substr(0, colon));
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    std::string_view value = line.substr(colon + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == '\r' || value.back() == '\n'))
+      value.remove_suffix(1);
+    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+  }
+  return size * n;
+}
+
+struct GlobalInit {
+  GlobalInit() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+};
+
+}  // namespace
+
+HttpClient::HttpClient(HttpClientOptions options)
+    : options_(std::move(options)) {
+  static GlobalInit init;
+  while (!options_.base_url.empty() && options_.base_url.back() == '/') {
+    options_.base_url.pop_back();
+  }
+}
+
+HttpClient::~HttpClient() {
+  for (void* h : idle_) curl_easy_cleanup(static_cast<CURL*>(h));
+}
+
+void* HttpClient::Acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      void* h = idle_.back();
+      idle_.pop_back();
+      return h;
+    }
+  }
+  return curl_easy_init();
+}
+
+void HttpClient::Release(void* handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  idle_.push_back(handle);
+}
+
+Result<HttpResponse> HttpClient::SendOnce(
+    void* handle, const std::string& method, const std::string& path,
+    std::string_view body,
+    const std::vector<std::pair<std::string, std::string>>& headers) {
+  CURL* c = static_cast<CURL*>(handle);
+  curl_easy_reset(c);  // keeps the connection
+  std::string url = options_.base_url + path;
+  HttpResponse resp;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, options_.connect_timeout_s);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, options_.low_speed_timeout_s);
+  curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp.body);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &resp.headers);
+  if (method == "GET") {
+    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+  } else {
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(body.size()));
+  }
+  struct curl_slist* list = nullptr;
+  list = curl_slist_append(list, "Expect:");  // no 100-continue round trip
+  std::string auth;
+  if (!options_.token.empty()) {
+    auth = "Authorization: Bearer " + options_.token;
+    list = curl_slist_append(list, auth.c_str());
+  }
+  for (const auto& [k, v] : headers) {
+    list = curl_slist_append(list, (k + ": " + v).c_str());
+  }
+  if (method != "GET" && body.size() > 0) {
+    bool typed = false;
+    for (const auto& [k, v] : headers) typed |= k == "Content-Type";
+    if (!typed) {
+      list = curl_slist_append(list, "Content-Type: application/octet-stream");
+    }
+  }
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, list);
+  CURLcode rc = curl_easy_perform(c);
+  curl_slist_free_all(list);
+  std::fill(auth.begin(), auth.end(), '\0');
+  if (rc != CURLE_OK) {
+    return Unavailable(method + " " + url + ": " + curl_easy_strerror(rc));
+  }
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp.status);
+  return resp;
+}
+
+Result<HttpResponse> HttpClient::Send(
+    const std::string& method, const std::string& path, std::string_view body,
+    const std::vector<std::pair<std::string, std::string>>& headers) {
+  auto deadline = std::chrono::steady_clock::now() + options_.retry_for;
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    void* h = Acquire();
+    if (h == nullptr) return IOError("cannot create an HTTP handle");
+    auto r = SendOnce(h, method, path, body, headers);
+    Release(h);
+    Status failure;
+    if (!r) {
+      failure = r.error();
+    } else if (r->status == 502 || r->status == 503 || r->status == 504) {
+      failure = Unavailable(method + " " + options_.base_url + path +
+                            ": the registry answered " +
+                            std::to_string(r->status));
+    } else {
+      return r;
+    }
+    if (std::chrono::steady_clock::now() + backoff > deadline) {
+      return Unavailable(failure.message() +
+                         " (registry unreachable; gave up after retrying)");
+    }
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+  }
+}
+
+}  // namespace sealvol
