@@ -29,6 +29,7 @@ void RegisterMount(CLI::App& app, Globals& g);
 void RegisterUmount(CLI::App& app, Globals& g);
 void RegisterStats(CLI::App& app, Globals& g);
 void RegisterServe(CLI::App& app, Globals& g);
+void RegisterCopy(CLI::App& app, Globals& g);
 
 // The statistics of the live sealvol mount at `mountpoint` (read from the
 // daemon through an extended attribute; cmd_umount.cc). InvalidArgument

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   RegisterUmount(app, g);
   RegisterStats(app, g);
   RegisterServe(app, g);
+  RegisterCopy(app, g);
 
   try {
     app.parse(argc, argv);

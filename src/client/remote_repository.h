@@ -42,7 +42,8 @@ class RemoteBlobStore : public BlobStore {
   Status List(const std::function<void(const BlobInfo&)>& fn) override;
 
   // Which of `digests` the namespace lacks, in batches of the API's limit.
-  Result<std::vector<Digest>> Missing(const std::vector<Digest>& digests);
+  Result<std::vector<Digest>> Missing(
+      const std::vector<Digest>& digests) override;
 
  private:
   std::string BlobPath(const Digest& d) const;

@@ -34,7 +34,8 @@ class NamespacedBlobStore : public BlobStore {
   // Those of `digests` this namespace lacks (one query per digest, no
   // store access for unlinked ones). Present ones are kept (Keep), so a
   // concurrent GC's grace period protects what a publish will reuse.
-  Result<std::vector<Digest>> Missing(const std::vector<Digest>& digests);
+  Result<std::vector<Digest>> Missing(
+      const std::vector<Digest>& digests) override;
 
  private:
   Result<bool> Linked(const Digest& digest);

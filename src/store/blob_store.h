@@ -16,6 +16,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "hash/digest.h"
@@ -65,6 +66,19 @@ class BlobStore {
 
   // Calls `fn` once per stored blob, in no particular order.
   virtual Status List(const std::function<void(const BlobInfo&)>& fn) = 0;
+
+  // Those of `digests` the store lacks, in the order given. Stores that can
+  // answer many at once (a remote registry) override this.
+  virtual Result<std::vector<Digest>> Missing(
+      const std::vector<Digest>& digests) {
+    std::vector<Digest> out;
+    for (const Digest& d : digests) {
+      auto has = Has(d);
+      if (!has) return has.error();
+      if (!*has) out.push_back(d);
+    }
+    return out;
+  }
 };
 
 }  // namespace sealvol
