@@ -53,6 +53,23 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
     }
     rc.name = spec;
     rc.url = spec;
+    while (!rc.url.empty() && rc.url.back() == '/') rc.url.pop_back();
+    // A URL that a configured remote names gets that remote's token.
+    SV_ASSIGN_OR_RETURN(toml::table cfg, LoadConfig());
+    if (auto* remotes = cfg["remotes"].as_table()) {
+      for (auto& [name, entry] : *remotes) {
+        std::string url = entry.as_table()
+                              ? (*entry.as_table())["url"].value_or(
+                                    std::string())
+                              : std::string();
+        while (!url.empty() && url.back() == '/') url.pop_back();
+        if (url != rc.url) continue;
+        rc.token = (*entry.as_table())["token"].value_or(std::string());
+        token_file =
+            (*entry.as_table())["token_file"].value_or(std::string());
+        break;
+      }
+    }
   } else {
     SV_ASSIGN_OR_RETURN(toml::table cfg, LoadConfig());
     auto entry = cfg["remotes"][spec];

@@ -59,6 +59,8 @@ TEST_F(ConfigTest, NamedRemotesDefaultsAndPrecedence) {
   EXPECT_EQ((*ResolveRemote(""))->url, "http://env:1");
   EXPECT_EQ((*ResolveRemote("ci"))->url, "https://ci.example");  // flag wins
   EXPECT_FALSE(ResolveRemote("local")->has_value());
+  EXPECT_EQ((*ResolveRemote("http://team:5000"))->token, "team-token");
+  EXPECT_EQ((*ResolveRemote("http://other:1"))->token, "");
   setenv("SEALVOL_TOKEN", "env-token", 1);
   EXPECT_EQ((*ResolveRemote("team"))->token, "env-token");
 }

@@ -13,7 +13,10 @@ cleanup_mounts() {
     umount -l "$mp" 2>/dev/null || fusermount3 -u -z "$mp" 2>/dev/null || true
   done
 }
-trap 'cleanup_mounts; rm -rf "$WORK"' EXIT
+# Every server a test started (also from subshells) runs with a port file
+# under $WORK.
+stop_servers() { pkill -9 -f "serve --port-file $WORK/" 2>/dev/null || true; }
+trap 'cleanup_mounts; stop_servers; rm -rf "$WORK"' EXIT
 PASSED=0
 FAILED=0
 
@@ -48,11 +51,41 @@ json() {
 }
 sv() { "$SEALVOL" "$@"; }
 
+# start_server NAME STORE [serve flags...]: runs `sealvol serve` on a free
+# loopback port (or the one in --listen) with its log in $WORK/NAME.log;
+# sets SERVER_PID, PORT and URL once it answers /healthz.
+start_server() {
+  local name=$1 store=$2
+  shift 2
+  rm -f "$WORK/$name.port"
+  "$SEALVOL" --store "$store" serve --port-file "$WORK/$name.port" "$@" \
+    >>"$WORK/$name.log" 2>&1 &
+  SERVER_PID=$!
+  local i
+  for i in $(seq 100); do
+    if [ -s "$WORK/$name.port" ]; then
+      PORT=$(cat "$WORK/$name.port")
+      URL=http://127.0.0.1:$PORT
+      curl -sf "$URL/healthz" >/dev/null && return 0
+    fi
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "server $name did not start:" >&2
+  cat "$WORK/$name.log" >&2
+  return 1
+}
+
+# metric NAME_WITH_LABELS: a value from $URL/metrics (0 when absent).
+metric() {
+  curl -s "$URL/metrics" | awk -v m="$1" '$1 == m {print $2; f=1} END {if (!f) print 0}'
+}
+
 finish() {
   echo "$PASSED passed, $FAILED failed"
   if [ "$FAILED" -ne 0 ]; then
     # Mount daemons log what went wrong on their side.
-    find "$WORK" -name '*.log' -path '*logs*' 2>/dev/null | while read -r f; do
+    find "$WORK" -name '*.log' 2>/dev/null | while read -r f; do
       echo "--- $f" >&2
       tail -20 "$f" >&2
     done
