@@ -292,6 +292,20 @@ ApiResponse Api::Commit(Call& call, const std::string& text) {
     }
   }
   ann["registry_actor"] = call.principal->name;
+  // A file stored as one blob must be that many bytes: the registry does
+  // not commit a version that no reader could verify. (Chunked files are
+  // checked against their chunk index by CommitVersion.)
+  auto parsed = ParseManifest(call.req.body);
+  if (!parsed) return Error(400, "corrupt", parsed.error().message());
+  for (const auto& e : parsed->entries) {
+    if (e.type != EntryType::kFile || e.size == 0 || e.chunks) continue;
+    auto bytes = ReadBlob(*call.blobs, e.sha256, e.size, e.size);
+    if (!bytes && bytes.error().code() == StatusCode::kCorruption) {
+      return Error(400, "corrupt",
+                   e.path + ": its blob is not " + std::to_string(e.size) +
+                       " bytes with sha256 " + e.sha256.ToString());
+    }
+  }
   Registry ns(call.blobs.get(), meta_);
   auto committed = ns.CommitVersion(call.volume, call.req.body, ann.dump(),
                                     CompressPolicy::kAuto);

@@ -201,6 +201,20 @@ TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
   EXPECT_EQ(json::parse(conflict.body)["missing"],
             json::array({d.ToString()}));
   EXPECT_TRUE(meta_->ListVolumes()->empty());
+  // A manifest whose one-blob file claims a size its blob does not have.
+  Upload(content, "writer");
+  Manifest lying;
+  ManifestEntry e;
+  e.path = "weights.bin";
+  e.size = content.size() + 1;
+  e.sha256 = d;
+  lying.entries = {e};
+  std::string lm = *SerializeManifest(lying);
+  auto lie = Call("PUT", "/v1/volumes/acme/m/versions/" +
+                             Sha256::Of(lm).ToString(),
+                  "writer", lm);
+  EXPECT_EQ(lie.status, 400) << lie.body;
+  EXPECT_TRUE(meta_->ListVolumes()->empty());
   EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(),
                  "writer", m, "[1,2]")
                 .status,
