@@ -42,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     pos = nl + 1;
   }
   req.body = in.substr(pos);
-  if (req.body.size() > sealvol::server::Api::BodyLimit(req.method,
-                                                        req.target) &&
+  if (req.body.size() >
+          sealvol::server::Api::BodyLimit(req.method, req.target) &&
       req.body.size() > 0) {
     return 0;  // the HTTP layer answers 413 before the API sees it
   }

@@ -143,8 +143,8 @@ void RenameBatch::Abandon() {
 
 Status WriteFileAtomically(const std::string& path, std::string_view data) {
   std::string tmp = TempPathFor(path);
-  UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                     0644));
+  UniqueFd fd(
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (!fd.valid()) return ErrnoStatus(errno, "create " + tmp);
   Status s = WriteAll(fd.get(), data, tmp);
   if (s.ok() && ::fsync(fd.get()) != 0) s = ErrnoStatus(errno, "fsync " + tmp);

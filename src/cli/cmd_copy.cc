@@ -95,9 +95,9 @@ Status DoCopy(const Globals& g, const CopyArgs& a) {
                                            TagExpect::Any(), CurrentUser(),
                                            "copy from " + src->where()));
   }
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (g.json) {
     PrintJson({{"digest", digest.ToString()},
                {"from", src->where()},

@@ -63,18 +63,19 @@ BlobOpener Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
     if (st.remote()) {
       // Retries belong to the chunk source (--retry-for), not the client.
       std::string volume = r.ref.volume;
-      opener = [remote = *st.remote(), volume]()
-          -> Result<std::unique_ptr<BlobStore>> {
+      opener = [remote = *st.remote(),
+                volume]() -> Result<std::unique_ptr<BlobStore>> {
         HttpClientOptions ho;
         ho.base_url = remote.url;
         ho.token = remote.token;
         ho.retry_for = std::chrono::milliseconds(0);
-        return std::unique_ptr<BlobStore>(new RemoteBlobStore(
-            std::make_shared<HttpClient>(ho), volume));
+        return std::unique_ptr<BlobStore>(
+            new RemoteBlobStore(std::make_shared<HttpClient>(ho), volume));
       };
     } else {
-      opener = [root = st.embedded()->root()]()
-          -> Result<std::unique_ptr<BlobStore>> {
+      opener =
+          [root =
+               st.embedded()->root()]() -> Result<std::unique_ptr<BlobStore>> {
         SV_ASSIGN_OR_RETURN(auto blobs, LocalBlobStore::Open(root));
         return std::unique_ptr<BlobStore>(std::move(blobs));
       };

@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "base/file.h"
-#include "hash/sha256.h"
 #include "cli/commands.h"
+#include "hash/sha256.h"
 #include "publish/publisher.h"
 
 namespace sealvol::cli {
@@ -44,10 +44,9 @@ Status DoPublish(const Globals& g, const PublishArgs& a, Target& st) {
   if (!a.no_cache) {
     // The cache only saves work: without it the publish reads everything.
     // It belongs to one store: the embedded one, or one per remote URL.
-    std::string dir = st.embedded()
-                          ? st.embedded()->root() + "/cache"
-                          : DefaultCacheDir() + "/publish/" +
-                                Sha256::Of(st.where()).Short();
+    std::string dir = st.embedded() ? st.embedded()->root() + "/cache"
+                                    : DefaultCacheDir() + "/publish/" +
+                                          Sha256::Of(st.where()).Short();
     Status made = MakeDirs(dir);
     auto opened = made.ok() ? FileCache::Open(dir + "/files.db")
                             : Result<std::unique_ptr<FileCache>>(made);
@@ -80,9 +79,9 @@ Status DoPublish(const Globals& g, const PublishArgs& a, Target& st) {
   SV_ASSIGN_OR_RETURN(Digest digest, st.repo().CommitVersion(
                                          ref.volume, built->manifest_bytes,
                                          Annotations(a.dir).dump(), policy));
-  SV_RETURN_IF_ERROR(st.repo().MoveTag(
-      ref.volume, ref.tag, digest, TagExpect::Any(), CurrentUser(),
-      a.note.empty() ? "publish" : a.note));
+  SV_RETURN_IF_ERROR(st.repo().MoveTag(ref.volume, ref.tag, digest,
+                                       TagExpect::Any(), CurrentUser(),
+                                       a.note.empty() ? "publish" : a.note));
   double secs = elapsed();
   if (g.json) {
     PrintJson({{"digest", digest.ToString()},

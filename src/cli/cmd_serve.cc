@@ -97,10 +97,10 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
     SV_RETURN_IF_ERROR(
         WriteFileAtomically(a.port_file, std::to_string(port) + "\n"));
   }
-  std::string url = "http://" + (o.host.find(':') != std::string::npos
-                                     ? "[" + o.host + "]"
-                                     : o.host) +
-                    ":" + std::to_string(port);
+  std::string url =
+      "http://" +
+      (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
+      ":" + std::to_string(port);
   if (g.json) {
     std::cout << nlohmann::json{{"url", url},
                                 {"store", st.root()},

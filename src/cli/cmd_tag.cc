@@ -67,7 +67,7 @@ void RegisterTag(CLI::App& app, Globals& g) {
       nlohmann::json moved = nlohmann::json::array();
       for (const auto& t : a->tags) {
         SV_RETURN_IF_ERROR(st.repo().MoveTag(src.volume, t, d, expect,
-                                                 CurrentUser(), a->note));
+                                             CurrentUser(), a->note));
         moved.push_back(t);
         if (!g.json) {
           std::cout << src.volume << ":" << t << " -> " << d.ToString() << "\n";
@@ -98,7 +98,7 @@ void RegisterUntag(CLI::App& app, Globals& g) {
       SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(a->target));
       SV_ASSIGN_OR_RETURN(TagExpect expect, ParseExpect(a->expect));
       return st.repo().MoveTag(ref.volume, ref.tag, std::nullopt, expect,
-                                   CurrentUser(), "untag");
+                               CurrentUser(), "untag");
     });
   });
 }

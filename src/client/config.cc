@@ -1,9 +1,9 @@
 #include "client/config.h"
 
 #include <sys/stat.h>
+#include <toml++/toml.h>
 
 #include <cstdlib>
-#include <toml++/toml.h>
 
 #include "base/file.h"
 
@@ -48,8 +48,8 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
   std::string token_file;
   if (spec.find("://") != std::string::npos) {
     if (spec.rfind("http://", 0) != 0 && spec.rfind("https://", 0) != 0) {
-      return InvalidArgument("remote URL must start with http:// or https://: " +
-                             spec);
+      return InvalidArgument(
+          "remote URL must start with http:// or https://: " + spec);
     }
     rc.name = spec;
     rc.url = spec;
@@ -58,15 +58,14 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
     SV_ASSIGN_OR_RETURN(toml::table cfg, LoadConfig());
     if (auto* remotes = cfg["remotes"].as_table()) {
       for (auto& [name, entry] : *remotes) {
-        std::string url = entry.as_table()
-                              ? (*entry.as_table())["url"].value_or(
-                                    std::string())
-                              : std::string();
+        std::string url =
+            entry.as_table()
+                ? (*entry.as_table())["url"].value_or(std::string())
+                : std::string();
         while (!url.empty() && url.back() == '/') url.pop_back();
         if (url != rc.url) continue;
         rc.token = (*entry.as_table())["token"].value_or(std::string());
-        token_file =
-            (*entry.as_table())["token_file"].value_or(std::string());
+        token_file = (*entry.as_table())["token_file"].value_or(std::string());
         break;
       }
     }
@@ -75,8 +74,8 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
     auto entry = cfg["remotes"][spec];
     if (!entry.is_table()) {
       return InvalidArgument("no remote named '" + spec + "' in " +
-                             ConfigPath() +
-                             " (give a URL, or add [remotes." + spec + "])");
+                             ConfigPath() + " (give a URL, or add [remotes." +
+                             spec + "])");
     }
     rc.name = spec;
     rc.url = entry["url"].value_or(std::string());

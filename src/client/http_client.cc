@@ -135,9 +135,9 @@ Result<HttpResponse> HttpClient::Send(
     if (!r) {
       failure = r.error();
     } else if (r->status == 502 || r->status == 503 || r->status == 504) {
-      failure = Unavailable(method + " " + options_.base_url + path +
-                            ": the registry answered " +
-                            std::to_string(r->status));
+      failure =
+          Unavailable(method + " " + options_.base_url + path +
+                      ": the registry answered " + std::to_string(r->status));
     } else {
       return r;
     }

@@ -44,8 +44,9 @@ Status StatusFromHttp(const HttpResponse& r, const std::string& what) {
   std::string full = what + ": " + msg;
   switch (r.status) {
     case 401:
-      return PermissionDenied(full + " (set SEALVOL_TOKEN or the remote's "
-                                     "token in the config file)");
+      return PermissionDenied(full +
+                              " (set SEALVOL_TOKEN or the remote's "
+                              "token in the config file)");
     case 403:
       return PermissionDenied(full);
     case 404:
@@ -152,8 +153,8 @@ Result<Digest> RemoteRepository::CommitVersion(const std::string& volume,
   }
   SV_ASSIGN_OR_RETURN(
       HttpResponse r,
-      client_->Send("PUT", VolumePath(volume) + "/versions/" +
-                               digest.ToString(),
+      client_->Send("PUT",
+                    VolumePath(volume) + "/versions/" + digest.ToString(),
                     manifest, headers));
   if (r.status == 200 || r.status == 201) return digest;
   return StatusFromHttp(r, "commit " + volume + "@" + digest.ToString());
@@ -204,8 +205,7 @@ Status RemoteRepository::MoveTag(const std::string& volume,
 
 Result<std::string> RemoteRepository::VolumeJson(const std::string& volume) {
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
-  SV_ASSIGN_OR_RETURN(HttpResponse r,
-                      client_->Send("GET", VolumePath(volume)));
+  SV_ASSIGN_OR_RETURN(HttpResponse r, client_->Send("GET", VolumePath(volume)));
   if (r.status != 200) return StatusFromHttp(r, "volume " + volume);
   return std::move(r.body);
 }
@@ -226,7 +226,8 @@ Result<std::vector<VersionRecord>> RemoteRepository::ListVersions(
     rec.created = v.value("created", int64_t{0});
     rec.files = v.value("files", uint64_t{0});
     rec.bytes = v.value("bytes", uint64_t{0});
-    rec.annotations = v.contains("annotations") ? v["annotations"].dump() : "{}";
+    rec.annotations =
+        v.contains("annotations") ? v["annotations"].dump() : "{}";
     out.push_back(std::move(rec));
   }
   return out;
@@ -257,8 +258,8 @@ Result<Digest> RemoteRepository::GetTag(const std::string& volume,
                                         const std::string& tag) {
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
   SV_RETURN_IF_ERROR(ValidateTag(tag));
-  SV_ASSIGN_OR_RETURN(HttpResponse r,
-                      client_->Send("GET", VolumePath(volume) + "/tags/" + tag));
+  SV_ASSIGN_OR_RETURN(HttpResponse r, client_->Send("GET", VolumePath(volume) +
+                                                               "/tags/" + tag));
   if (r.status != 200) return StatusFromHttp(r, "tag " + volume + ":" + tag);
   SV_ASSIGN_OR_RETURN(json j, ParseJson(r, "tag " + volume + ":" + tag));
   return Digest::Parse(j.value("digest", std::string()));

@@ -24,7 +24,8 @@ struct Store {
 
 Digest PutPlain(BlobStore& s, const std::string& plain) {
   Digest d = Sha256::Of(plain);
-  EXPECT_TRUE(s.Put(d, EncodeEnvelope(plain, CompressPolicy::kNone)).has_value());
+  EXPECT_TRUE(
+      s.Put(d, EncodeEnvelope(plain, CompressPolicy::kNone)).has_value());
   return d;
 }
 
@@ -35,9 +36,9 @@ Digest Commit(Store& s, const std::string& shared, const std::string& tail) {
   e.path = "w.bin";
   e.size = shared.size() + tail.size();
   e.sha256 = Sha256::Of(shared + tail);
-  ChunkIndex idx{{{PutPlain(s.blobs, shared),
-                   static_cast<uint32_t>(shared.size())},
-                  {PutPlain(s.blobs, tail), static_cast<uint32_t>(tail.size())}}};
+  ChunkIndex idx{
+      {{PutPlain(s.blobs, shared), static_cast<uint32_t>(shared.size())},
+       {PutPlain(s.blobs, tail), static_cast<uint32_t>(tail.size())}}};
   e.chunks = PutPlain(s.blobs, SerializeChunkIndex(idx));
   m.entries = {e};
   auto d = s.reg.CommitVersion("acme/m", *SerializeManifest(m),
@@ -79,8 +80,8 @@ TEST(CopyTest, CorruptSourceBlobCommitsNothing) {
   // Replace the tail chunk's stored bytes with something else.
   Digest tail = Sha256::Of(std::string("tail"));
   ASSERT_TRUE(a.blobs.Delete(tail).ok());
-  ASSERT_TRUE(
-      a.blobs.Put(tail, EncodeEnvelope("evil", CompressPolicy::kNone)).has_value());
+  ASSERT_TRUE(a.blobs.Put(tail, EncodeEnvelope("evil", CompressPolicy::kNone))
+                  .has_value());
   auto r = CopyVersion(a.reg, "acme/m", v, b.reg, "acme/m", 2);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code(), StatusCode::kCorruption) << r.error().ToString();

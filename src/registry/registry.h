@@ -90,8 +90,7 @@ class Registry : public Repository {
  private:
   // The blobs a manifest names that the store lacks (at most `limit`,
   // described), and every blob it names in `all`.
-  Result<std::vector<std::string>> MissingBlobs(const Manifest& m,
-                                                size_t limit,
+  Result<std::vector<std::string>> MissingBlobs(const Manifest& m, size_t limit,
                                                 std::vector<Digest>* all);
 
   BlobStore* blobs_;

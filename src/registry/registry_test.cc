@@ -169,7 +169,8 @@ TEST_F(RegistryTest, NamespacesSeeOnlyTheirOwnBlobs) {
   ASSERT_FALSE(denied.has_value());
   EXPECT_EQ(denied.error().code(), StatusCode::kFailedPrecondition);
   // ...until it uploads them itself: then the stored bytes are shared.
-  auto put = other.Put(small, EncodeEnvelope("small-ns", CompressPolicy::kNone));
+  auto put =
+      other.Put(small, EncodeEnvelope("small-ns", CompressPolicy::kNone));
   ASSERT_TRUE(put.has_value());
   EXPECT_TRUE(*put);  // new to "other", though already stored
   EXPECT_TRUE(*other.Has(small));
@@ -179,7 +180,8 @@ TEST_F(RegistryTest, NamespacesSeeOnlyTheirOwnBlobs) {
 TEST_F(RegistryTest, LinksVersionsCommittedBeforeLinksExisted) {
   std::string m = Manifest2("old");
   Digest v = Sha256::Of(m);
-  ASSERT_TRUE(blobs_.Put(v, EncodeEnvelope(m, CompressPolicy::kNone)).has_value());
+  ASSERT_TRUE(
+      blobs_.Put(v, EncodeEnvelope(m, CompressPolicy::kNone)).has_value());
   VersionRecord rec;
   rec.volume = "acme/old";
   rec.digest = v;

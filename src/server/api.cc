@@ -16,7 +16,8 @@ using json = nlohmann::json;
 ApiResponse Json(int status, const json& j) {
   ApiResponse r;
   r.status = status;
-  r.body = j.dump() + "\n";
+  // Messages may quote request bytes that are not UTF-8.
+  r.body = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   return r;
 }
 
@@ -57,8 +58,8 @@ std::optional<std::string> PercentDecode(std::string_view in) {
     if (i + 2 >= in.size() || !isxdigit(in[i + 1]) || !isxdigit(in[i + 2])) {
       return std::nullopt;
     }
-    out += static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)),
-                                       nullptr, 16));
+    out += static_cast<char>(
+        std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16));
     i += 2;
   }
   return out;
@@ -125,10 +126,10 @@ ApiResponse Api::Route(Call& call) {
     return r;
   }
   if (!call.principal) {
-    ApiResponse r = Error(401, "unauthorized",
-                          call.req.authorization.empty()
-                              ? "a bearer token is required"
-                              : "the token is not valid");
+    ApiResponse r =
+        Error(401, "unauthorized",
+              call.req.authorization.empty() ? "a bearer token is required"
+                                             : "the token is not valid");
     r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"sealvol\"");
     return r;
   }
@@ -178,8 +179,8 @@ ApiResponse Api::Route(Call& call) {
   }
   call.blobs = std::make_unique<NamespacedBlobStore>(
       blobs_, meta_, VolumeNamespace(call.volume));
-  Access need = (method == "GET" || method == "HEAD") ? Access::kRead
-                                                      : Access::kWrite;
+  Access need =
+      (method == "GET" || method == "HEAD") ? Access::kRead : Access::kWrite;
   if (verb == "blobs" && arg == "missing") need = Access::kWrite;
   if (!call.principal->Allows(need, call.volume)) {
     return Error(403, "forbidden",
@@ -222,14 +223,14 @@ ApiResponse Api::Route(Call& call) {
 
 ApiResponse Api::Missing(Call& call) {
   json body = json::parse(call.req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object() ||
-      !body.contains("digests") || !body["digests"].is_array()) {
+  if (body.is_discarded() || !body.is_object() || !body.contains("digests") ||
+      !body["digests"].is_array()) {
     return Error(400, "invalid", "expected {\"digests\": [...]}");
   }
   if (body["digests"].size() > kMaxMissingBatch) {
-    return Error(413, "too_large",
-                 "at most " + std::to_string(kMaxMissingBatch) +
-                     " digests per query");
+    return Error(
+        413, "too_large",
+        "at most " + std::to_string(kMaxMissingBatch) + " digests per query");
   }
   std::vector<Digest> digests;
   for (const auto& d : body["digests"]) {
@@ -249,8 +250,8 @@ ApiResponse Api::PutBlob(Call& call, const std::string& text) {
   auto digest = Digest::Parse(text);
   if (!digest) return Error(400, "invalid", digest.error().message());
   // Verified in full before anything is kept.
-  auto plain = DecodeVerified(call.req.body, *digest, kUnknownSize,
-                              kMaxManifestBytes);
+  auto plain =
+      DecodeVerified(call.req.body, *digest, kUnknownSize, kMaxManifestBytes);
   if (!plain) {
     return Error(400, "digest_mismatch",
                  "blob does not match " + digest->ToString() + ": " +
@@ -307,8 +308,10 @@ ApiResponse Api::Commit(Call& call, const std::string& text) {
     }
   }
   Registry ns(call.blobs.get(), meta_);
-  auto committed = ns.CommitVersion(call.volume, call.req.body, ann.dump(),
-                                    CompressPolicy::kAuto);
+  auto committed =
+      ns.CommitVersion(call.volume, call.req.body,
+                       ann.dump(-1, ' ', false, json::error_handler_t::replace),
+                       CompressPolicy::kAuto);
   if (!committed) {
     ApiResponse r = FromStatus(committed.error());
     if (r.status == 409) {
@@ -321,7 +324,7 @@ ApiResponse Api::Commit(Call& call, const std::string& text) {
       }
       json j = json::parse(r.body);
       j["missing"] = missing;
-      r.body = j.dump() + "\n";
+      r.body = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     }
     return r;
   }
@@ -418,9 +421,9 @@ ApiResponse Api::MoveTag(Call& call, const std::string& tag) {
                                call.principal->name, note);
   if (s.code() == StatusCode::kFailedPrecondition) {
     auto cur = meta_->GetTag(call.volume, tag);
-    return Json(412, {{"error", {{"code", "precondition"},
-                                 {"message", s.message()}}},
-                      {"current", cur ? json(cur->ToString()) : json()}});
+    return Json(
+        412, {{"error", {{"code", "precondition"}, {"message", s.message()}}},
+              {"current", cur ? json(cur->ToString()) : json()}});
   }
   if (!s.ok()) return FromStatus(s);
   return Json(200, {{"tag", tag}, {"digest", OptDigest(*to)}});

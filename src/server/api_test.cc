@@ -33,9 +33,10 @@ class ApiTest : public ::testing::Test {
                    const std::string& token, std::string body = "",
                    std::string annotations = "") {
     ApiRequest req{method, target,
-                   token.empty() ? "" : "Bearer " + token + "-token-" +
-                                            (token.size() < 6 ? "01234567890"
-                                                              : "0123456789"),
+                   token.empty()
+                       ? ""
+                       : "Bearer " + token + "-token-" +
+                             (token.size() < 6 ? "01234567890" : "0123456789"),
                    std::move(annotations), std::move(body)};
     return api_->Handle(req);
   }
@@ -137,10 +138,10 @@ TEST_F(ApiTest, AuthMatrix) {
                  json{{"digest", v.ToString()}}.dump())
                 .status,
             200);
-  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/tags/t", "writer",
-                 R"({"digest":null})")
-                .status,
-            403);
+  EXPECT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/tags/t", "writer", R"({"digest":null})")
+          .status,
+      403);
   EXPECT_EQ(
       Call("PUT", "/v1/volumes/acme/m/tags/t", "admin", R"({"digest":null})")
           .status,
@@ -174,6 +175,10 @@ TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
     auto r = Call("GET", target, "admin");
     EXPECT_EQ(r.status, 400) << target << " " << r.body;
   }
+  // Bytes that are not UTF-8 in the path: quoted back, not a crash.
+  auto junk = Call("GET", "\xeb\xeb/v1/volumes/acme/m", "admin");
+  EXPECT_EQ(junk.status, 404);
+  EXPECT_TRUE(json::parse(junk.body).contains("error"));
   EXPECT_EQ(Call("POST", "/v1/volumes/acme/m/blobs/missing", "writer", "{oops")
                 .status,
             400);
@@ -185,10 +190,10 @@ TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
   // manifest naming a blob never uploaded (409 listing it).
   std::string m = ManifestOf(content);
   Digest v = Sha256::Of(m);
-  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + d.ToString(),
-                 "writer", m)
-                .status,
-            400);
+  EXPECT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/versions/" + d.ToString(), "writer", m)
+          .status,
+      400);
   std::string spaced = " " + m;
   EXPECT_EQ(Call("PUT",
                  "/v1/volumes/acme/m/versions/" + Sha256::Of(spaced).ToString(),
@@ -198,8 +203,7 @@ TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
   auto conflict =
       Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(), "writer", m);
   EXPECT_EQ(conflict.status, 409);
-  EXPECT_EQ(json::parse(conflict.body)["missing"],
-            json::array({d.ToString()}));
+  EXPECT_EQ(json::parse(conflict.body)["missing"], json::array({d.ToString()}));
   EXPECT_TRUE(meta_->ListVolumes()->empty());
   // A manifest whose one-blob file claims a size its blob does not have.
   Upload(content, "writer");
@@ -210,13 +214,13 @@ TEST_F(ApiTest, BadRequestsAreRefusedAndKeepNothing) {
   e.sha256 = d;
   lying.entries = {e};
   std::string lm = *SerializeManifest(lying);
-  auto lie = Call("PUT", "/v1/volumes/acme/m/versions/" +
-                             Sha256::Of(lm).ToString(),
-                  "writer", lm);
+  auto lie =
+      Call("PUT", "/v1/volumes/acme/m/versions/" + Sha256::Of(lm).ToString(),
+           "writer", lm);
   EXPECT_EQ(lie.status, 400) << lie.body;
   EXPECT_TRUE(meta_->ListVolumes()->empty());
-  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(),
-                 "writer", m, "[1,2]")
+  EXPECT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" + v.ToString(), "writer",
+                 m, "[1,2]")
                 .status,
             400);
   EXPECT_EQ(Api::BodyLimit("PUT", "/v1/volumes/a/tags/t"), kMaxSmallBody);
@@ -230,11 +234,11 @@ TEST_F(ApiTest, TagsMoveByCompareAndSwap) {
   Digest v1 = Sha256::Of(ManifestOf("one")), v2 = Sha256::Of(ManifestOf("two"));
   for (const auto& c : {std::string("one"), std::string("two")}) {
     std::string m = ManifestOf(c);
-    ASSERT_EQ(Call("PUT", "/v1/volumes/acme/m/versions/" +
-                              Sha256::Of(m).ToString(),
-                   "writer", m)
-                  .status,
-              201);
+    ASSERT_EQ(
+        Call("PUT", "/v1/volumes/acme/m/versions/" + Sha256::Of(m).ToString(),
+             "writer", m)
+            .status,
+        201);
   }
   auto set = [&](const Digest& to, json expect) {
     return Call("PUT", "/v1/volumes/acme/m/tags/prod", "writer",

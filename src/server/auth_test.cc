@@ -8,7 +8,8 @@ namespace sealvol::server {
 namespace {
 
 TEST(TokenTableTest, ParsesGrantsAndChecksPatterns) {
-  std::string hashed = Sha256::Of(std::string("ci-token-0123456789")).ToString();
+  std::string hashed =
+      Sha256::Of(std::string("ci-token-0123456789")).ToString();
   auto t = TokenTable::Parse(
       "# comment line\n"
       "alice-token-0123456789  alice  write:acme/*  read:public/*\n"

@@ -1,19 +1,19 @@
 #include "server/http_server.h"
 
-#include "format/manifest.h"
-
+#include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <cstdio>
 #include <ctime>
-#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
+
+#include "format/manifest.h"
 
 namespace sealvol::server {
 namespace {
@@ -161,7 +161,19 @@ class Session : public std::enable_shared_from_this<Session> {
     ar.annotations = std::string(req["Sealvol-Annotations"]);
     ar.body = std::move(req.body());
     bytes_in_ = ar.body.size();
-    ApiResponse r = srv_->api->Handle(ar);
+    ApiResponse r;
+    try {
+      r = srv_->api->Handle(ar);
+    } catch (const std::exception& e) {
+      // A bug must cost one request, not the server.
+      r = ApiResponse();
+      r.status = 500;
+      r.body =
+          "{\"error\":{\"code\":\"internal\",\"message\":"
+          "\"internal error (see the server log)\"}}\n";
+      std::fprintf(stderr, "sealvol: request %s %s failed: %s\n",
+                   method_.c_str(), target_.substr(0, 200).c_str(), e.what());
+    }
     Send(std::move(r), req.keep_alive());
   }
 
@@ -193,8 +205,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void OnWrite(beast::error_code ec, size_t bytes_out, bool keep_alive) {
-    double secs =
-        std::chrono::duration<double>(Clock::now() - start_).count();
+    double secs = std::chrono::duration<double>(Clock::now() - start_).count();
     int status = res_->result_int();
     srv_->metrics->Request(route_, status, bytes_in_, bytes_out, secs);
     if (srv_->o.access_log) {
@@ -251,11 +262,10 @@ void HttpServer::Impl::WatchShutdown(Clock::time_point deadline) {
     ioc.stop();
     return;
   }
-  auto t = std::make_shared<asio::steady_timer>(ioc,
-                                                std::chrono::milliseconds(50));
-  t->async_wait([this, t, deadline](beast::error_code) {
-    WatchShutdown(deadline);
-  });
+  auto t =
+      std::make_shared<asio::steady_timer>(ioc, std::chrono::milliseconds(50));
+  t->async_wait(
+      [this, t, deadline](beast::error_code) { WatchShutdown(deadline); });
 }
 
 HttpServer::HttpServer(Api* api, Metrics* metrics, ServerOptions options)

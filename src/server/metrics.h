@@ -31,8 +31,7 @@ class Metrics {
 
  private:
   static constexpr std::array<double, 12> kBuckets = {
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-      0.05,   0.1,   0.25,   0.5,   1,    5};
+      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5};
   struct Latency {
     std::array<uint64_t, kBuckets.size()> buckets{};
     uint64_t count = 0;
