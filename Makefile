@@ -56,6 +56,7 @@ bench:
 	cmake --build $(BUILD) -j $(JOBS)
 	bench/run.sh $(BUILD)
 	bench/mount.sh $(BUILD)
+	bench/remote.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

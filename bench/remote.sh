@@ -94,12 +94,14 @@ cold_read() {  # cold_read VAR REMOTE_ARGS...
   local mp=$W/mnt-cold
   mkdir -p "$mp"
   rm -rf "$W/cache-cold"
-  "$SV" "$@" mount bench/m:v1 "$mp" -q --cache-dir "$W/cache-cold" >/dev/null
+  "$SV" "$@" mount bench/m:v1 "$mp" -q --cache-dir "$W/cache-cold" \
+    ${NODE_CACHE_SIZE:+--cache-size "$NODE_CACHE_SIZE"} >/dev/null
   timed "$var" cat "$mp/$SHARD"
   "$SV" umount "$mp" -q
 }
 timed curl_read curl -s -o /dev/null "$NGINX/model/$SHARD"
 cold_read remote_read --remote "$URL"
+NODE_CACHE_SIZE=0 cold_read remote_nocache_read --remote "$URL"
 cold_read local_read --store "$W/local" --remote local
 
 # 3. Blob GET throughput: every blob of the version, 16 connections.
@@ -128,17 +130,21 @@ sv_blobs=$(wrk_rate "$URL" /v1/volumes/bench/m/blobs/ "$W/sv.paths")
 t1=$(cpu_ticks "$SERVER")
 sv_blob_cpu=$(python3 -c "print(f'{($t1 - $t0) / 100 / 8:.2f}')")
 
-# 4. Eight mounts cold-reading the whole version at once.
+# 4. Eight mounts cold-reading the whole version at once (no node cache:
+# eight copies on this one disk would measure the disk, not the registry).
 for i in $(seq 8); do
   mkdir -p "$W/mnt$i"
-  "$SV" --remote "$URL" mount bench/m:v1 "$W/mnt$i" -q --cache-dir "$W/cache$i" >/dev/null
+  "$SV" --remote "$URL" mount bench/m:v1 "$W/mnt$i" -q --cache-dir "$W/cache$i" \
+    --cache-size 0 >/dev/null
 done
 c0=$(cpu_ticks "$SERVER")
 t0=$(now)
+readers=()
 for i in $(seq 8); do
   (find "$W/mnt$i" -type f -print0 | xargs -0 cat >/dev/null) &
+  readers+=($!)
 done
-wait
+wait "${readers[@]}"
 t1=$(now)
 c1=$(cpu_ticks "$SERVER")
 eight=$(secs "$t0" "$t1")
@@ -152,6 +158,7 @@ Model: $BYTES bytes ($(ls "$W/model" | wc -l) files); largest shard $SHARD_BYTES
 |---|---|---|---|
 | publish (GB/s): registry vs embedded store | $(gbps "$BYTES" "$remote_pub") | $(gbps "$BYTES" "$local_pub") | $(ratio "$local_pub" "$remote_pub") |
 | cold sequential read of the shard (GB/s): remote mount vs curl from nginx | $(gbps "$SHARD_BYTES" "$remote_read") | $(gbps "$SHARD_BYTES" "$curl_read") | $(ratio "$curl_read" "$remote_read") |
+| cold sequential read of the shard (GB/s): remote mount without node cache vs curl from nginx | $(gbps "$SHARD_BYTES" "$remote_nocache_read") | $(gbps "$SHARD_BYTES" "$curl_read") | $(ratio "$curl_read" "$remote_nocache_read") |
 | cold sequential read of the shard (GB/s): remote mount vs local-store mount | $(gbps "$SHARD_BYTES" "$remote_read") | $(gbps "$SHARD_BYTES" "$local_read") | $(ratio "$local_read" "$remote_read") |
 | blob GET throughput, 16 connections (GB/s): sealvol serve vs nginx | $(python3 -c "print(f'{$sv_blobs/1e9:.3f}')") | $(python3 -c "print(f'{$nginx_blobs/1e9:.3f}')") | $(ratio "$sv_blobs" "$nginx_blobs") |
 | server CPU during blob GETs (cores) | $sv_blob_cpu | | |

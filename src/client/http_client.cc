@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <thread>
+
+#include "store/blob_store.h"
 
 namespace sealvol {
 namespace {
@@ -26,7 +29,13 @@ size_t OnHeader(char* data, size_t size, size_t n, void* user) {
       value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n'))
       value.remove_suffix(1);
-    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+    auto* resp = static_cast<HttpResponse*>(user);
+    if (name == "content-length") {
+      // One allocation for the body instead of a doubling series.
+      uint64_t n = std::strtoull(std::string(value).c_str(), nullptr, 10);
+      if (n <= (kMaxEnvelopeSize)) resp->body.reserve(n);
+    }
+    resp->headers[name] = value;
   }
   return size * n;
 }
@@ -84,7 +93,7 @@ Result<HttpResponse> HttpClient::SendOnce(
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp.body);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &resp.headers);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &resp);
   if (method == "GET") {
     curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
   } else {
