@@ -69,4 +69,16 @@ say "9. Re-hash every blob of both versions in the store"
 run "$SV" verify "demo/tiny-llm@$D1"
 run "$SV" verify demo/tiny-llm:prod
 
+say "10. Share it: serve the store as a registry, copy prod to a second store through it"
+"$SV" --store "$WORK/store" serve --listen 127.0.0.1:0 --port-file "$WORK/port" \
+  --access-log "$WORK/access.log" 2>"$WORK/serve.log" &
+server=$!
+for _ in $(seq 50); do [ -s "$WORK/port" ] && break; sleep 0.1; done
+url=http://127.0.0.1:$(cat "$WORK/port")
+echo "   sealvol serve is listening on $url (loopback only: no tokens file)"
+run "$SV" --store "$WORK/laptop" copy "$url::demo/tiny-llm:prod" local::
+run "$SV" --remote "$url" history demo/tiny-llm:prod
+kill "$server"
+wait "$server" 2>/dev/null || true
+
 say "Done. The store is in $WORK/store; try: $SV --store $WORK/store versions demo/tiny-llm"
