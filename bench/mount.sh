@@ -17,19 +17,7 @@ rm -rf "$W"
 mkdir -p "$W/mnt"
 export SEALVOL_HOME="$W/sv"
 
-now() { date +%s.%N; }
-secs() { python3 -c "print(f'{$2 - $1:.4f}')"; }
-gbps() { python3 -c "print(f'{$1 / $2 / 1e9:.3f}')"; }
-ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
-# timed VAR CMD...: wall seconds of CMD into VAR.
-timed() {
-  local var=$1 t0 t1
-  shift
-  t0=$(now)
-  "$@" >/dev/null
-  t1=$(now)
-  printf -v "$var" '%s' "$(secs "$t0" "$t1")"
-}
+source "$(dirname "$0")/lib.sh"
 read_all() { find "$1" -type f -print0 | sort -z | xargs -0 cat >/dev/null; }
 wait_mounted() {
   for _ in $(seq 1 200); do

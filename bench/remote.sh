@@ -22,18 +22,7 @@ rm -rf "$W"
 mkdir -p "$W"
 unset SEALVOL_REMOTE SEALVOL_TOKEN
 
-now() { date +%s.%N; }
-secs() { python3 -c "print(f'{$2 - $1:.3f}')"; }
-gbps() { python3 -c "print(f'{$1 / $2 / 1e9:.3f}')"; }
-ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
-timed() {  # timed VAR CMD...: wall seconds of CMD into VAR
-  local var=$1 t0 t1
-  shift
-  t0=$(now)
-  "$@" >/dev/null
-  t1=$(now)
-  printf -v "$var" '%s' "$(secs "$t0" "$t1")"
-}
+source "$(dirname "$0")/lib.sh"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 echo "generating $SIZE bytes of model..." >&2

@@ -17,10 +17,7 @@ rm -rf "$W"
 mkdir -p "$W"
 export RESTIC_PASSWORD=bench RESTIC_CACHE_DIR="$W/restic-cache"
 
-now() { date +%s.%N; }
-secs() { python3 -c "print(f'{$2 - $1:.3f}')"; }
-gbps() { python3 -c "print(f'{$1 / $2 / 1e9:.3f}')"; }
-ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+source "$(dirname "$0")/lib.sh"
 du_b() { du -sb "$1" | cut -f1; }
 # time_cmd VAR CMD...: runs CMD, stores its wall seconds in VAR.
 time_cmd() {
