@@ -22,6 +22,8 @@ struct ServeArgs {
   std::string port_file;
   unsigned threads = 0;
   int64_t grace = 30;
+  int64_t read_timeout = 60;
+  int64_t idle_timeout = 120;
 };
 
 bool IsLoopback(const std::string& host) {
@@ -47,6 +49,8 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
   }
   o.threads = a.threads;
   o.shutdown_grace = std::chrono::seconds(a.grace);
+  o.read_timeout = std::chrono::seconds(a.read_timeout);
+  o.idle_timeout = std::chrono::seconds(a.idle_timeout);
 
   server::TokenTable tokens = server::TokenTable::Open();
   if (!a.tokens.empty()) {
@@ -148,6 +152,15 @@ void RegisterServe(CLI::App& app, Globals& g) {
                   "Write the port listened on here once ready");
   cmd->add_option("--threads", a->threads, "I/O threads (0: 2 per core, >= 4)")
       ->capture_default_str();
+  cmd->add_option("--read-timeout", a->read_timeout,
+                  "Seconds a client gets to send a request (header and "
+                  "body) or to take an answer")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--idle-timeout", a->idle_timeout,
+                  "Seconds an idle keep-alive connection is kept")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--shutdown-grace", a->grace,
                   "Seconds requests in progress get to finish on SIGTERM")
       ->capture_default_str();

@@ -1,9 +1,8 @@
 #include "format/envelope.h"
 
-#include <algorithm>
-
 #include <zstd.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "hash/sha256.h"
