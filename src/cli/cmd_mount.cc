@@ -68,6 +68,7 @@ BlobOpener Prepare(const Globals& g, const MountArgs& a, Manifest* manifest,
         HttpClientOptions ho;
         ho.base_url = remote.url;
         ho.token = remote.token;
+        ho.ca_file = remote.ca_file;
         ho.retry_for = std::chrono::milliseconds(0);
         return std::unique_ptr<BlobStore>(
             new RemoteBlobStore(std::make_shared<HttpClient>(ho), volume));

@@ -23,6 +23,8 @@ struct ServeArgs {
   unsigned threads = 0;
   int64_t grace = 30;
   int64_t read_timeout = 60;
+  std::string tls_cert;
+  std::string tls_key;
   int64_t idle_timeout = 120;
 };
 
@@ -50,6 +52,11 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
   o.threads = a.threads;
   o.shutdown_grace = std::chrono::seconds(a.grace);
   o.read_timeout = std::chrono::seconds(a.read_timeout);
+  if (a.tls_cert.empty() != a.tls_key.empty()) {
+    return InvalidArgument("--tls-cert and --tls-key go together");
+  }
+  o.tls_cert = a.tls_cert;
+  o.tls_key = a.tls_key;
   o.idle_timeout = std::chrono::seconds(a.idle_timeout);
 
   server::TokenTable tokens = server::TokenTable::Open();
@@ -102,7 +109,7 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
         WriteFileAtomically(a.port_file, std::to_string(port) + "\n"));
   }
   std::string url =
-      "http://" +
+      std::string(o.tls_cert.empty() ? "http://" : "https://") +
       (o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host) +
       ":" + std::to_string(port);
   if (g.json) {
@@ -152,6 +159,11 @@ void RegisterServe(CLI::App& app, Globals& g) {
                   "Write the port listened on here once ready");
   cmd->add_option("--threads", a->threads, "I/O threads (0: 2 per core, >= 4)")
       ->capture_default_str();
+  cmd->add_option("--tls-cert", a->tls_cert,
+                  "Serve HTTPS with this PEM certificate chain")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--tls-key", a->tls_key, "The certificate's PEM private key")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--read-timeout", a->read_timeout,
                   "Seconds a client gets to send a request (header and "
                   "body) or to take an answer")

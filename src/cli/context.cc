@@ -146,6 +146,7 @@ std::shared_ptr<HttpClient> Target::NewClient(
   HttpClientOptions o;
   o.base_url = remote_->url;
   o.token = remote_->token;
+  o.ca_file = remote_->ca_file;
   o.retry_for = retry_for;
   return std::make_shared<HttpClient>(o);
 }

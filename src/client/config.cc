@@ -66,6 +66,7 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
         if (url != rc.url) continue;
         rc.token = (*entry.as_table())["token"].value_or(std::string());
         token_file = (*entry.as_table())["token_file"].value_or(std::string());
+        rc.ca_file = (*entry.as_table())["ca_file"].value_or(std::string());
         break;
       }
     }
@@ -85,6 +86,7 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
     }
     rc.token = entry["token"].value_or(std::string());
     token_file = entry["token_file"].value_or(std::string());
+    rc.ca_file = entry["ca_file"].value_or(std::string());
   }
   if (std::string t = Env("SEALVOL_TOKEN"); !t.empty()) {
     rc.token = t;
@@ -96,6 +98,7 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
       rc.token.pop_back();
     }
   }
+  if (std::string ca = Env("SEALVOL_CA_FILE"); !ca.empty()) rc.ca_file = ca;
   while (!rc.url.empty() && rc.url.back() == '/') rc.url.pop_back();
   return std::optional<RemoteConfig>(rc);
 }

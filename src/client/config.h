@@ -5,12 +5,15 @@
 // file's top-level `remote`. A remote is a URL or the name of a [remotes.NAME]
 // table; "local" means the embedded store. The token is $SEALVOL_TOKEN when
 // set, else the remote's `token`, else the contents of its `token_file`.
+// A URL that a [remotes.NAME] table names gets that table's token and CA
+// file; $SEALVOL_CA_FILE overrides the CA file.
 //
 //   # ~/.config/sealvol/config.toml ($SEALVOL_CONFIG overrides the path)
 //   remote = "team"
 //   [remotes.team]
 //   url = "https://registry.example.com"
 //   token_file = "/run/secrets/sealvol-token"
+//   ca_file = "/etc/sealvol/ca.pem"   # https with a private CA
 //
 // Thread safety: plain functions, reentrant.
 #ifndef SEALVOL_CLIENT_CONFIG_H_
@@ -27,6 +30,7 @@ struct RemoteConfig {
   std::string name;  // the config name, or the URL itself
   std::string url;
   std::string token;
+  std::string ca_file;  // $SEALVOL_CA_FILE, else the remote's `ca_file`
 };
 
 // $SEALVOL_CONFIG, else $XDG_CONFIG_HOME/sealvol/config.toml, else

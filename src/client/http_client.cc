@@ -90,6 +90,9 @@ Result<HttpResponse> HttpClient::SendOnce(
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, options_.low_speed_timeout_s);
   curl_easy_setopt(c, CURLOPT_TCP_NODELAY, 1L);
+  if (!options_.ca_file.empty()) {
+    curl_easy_setopt(c, CURLOPT_CAINFO, options_.ca_file.c_str());
+  }
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp.body);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
@@ -124,7 +127,20 @@ Result<HttpResponse> HttpClient::SendOnce(
   curl_slist_free_all(list);
   std::fill(auth.begin(), auth.end(), '\0');
   if (rc != CURLE_OK) {
-    return Unavailable(method + " " + url + ": " + curl_easy_strerror(rc));
+    std::string what = method + " " + url + ": " + curl_easy_strerror(rc);
+    switch (rc) {
+      // Retrying cannot fix these.
+      case CURLE_PEER_FAILED_VERIFICATION:
+      case CURLE_SSL_CACERT_BADFILE:
+        return PermissionDenied(what +
+                                " (the registry's certificate is not trusted: "
+                                "set the remote's ca_file or SEALVOL_CA_FILE)");
+      case CURLE_UNSUPPORTED_PROTOCOL:
+      case CURLE_URL_MALFORMAT:
+        return InvalidArgument(what);
+      default:
+        return Unavailable(what);
+    }
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp.status);
   return resp;
@@ -142,6 +158,7 @@ Result<HttpResponse> HttpClient::Send(
     Release(h);
     Status failure;
     if (!r) {
+      if (r.error().code() != StatusCode::kUnavailable) return r.error();
       failure = r.error();
     } else if (r->status == 502 || r->status == 503 || r->status == 504) {
       failure =

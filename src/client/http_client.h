@@ -31,6 +31,7 @@ struct HttpResponse {
 struct HttpClientOptions {
   std::string base_url;  // "http://host:port", no trailing slash
   std::string token;     // empty: no Authorization header
+  std::string ca_file;   // PEM CAs to trust for https (empty: the system's)
   std::chrono::milliseconds retry_for{15000};  // 0: one attempt
   long connect_timeout_s = 10;
   long low_speed_timeout_s = 60;  // abort below 1 KB/s for this long

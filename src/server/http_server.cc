@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <cstdio>
 #include <ctime>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "format/manifest.h"
@@ -28,7 +31,13 @@ constexpr uint32_t kHeaderLimit = 16 << 10;
 
 }  // namespace
 
-class Session;
+// What shutdown needs of a session, whatever its stream.
+class SessionBase {
+ public:
+  virtual ~SessionBase() = default;
+  // Posts CloseIfIdle to the session's strand.
+  virtual void PostCloseIfIdle() = 0;
+};
 
 struct HttpServer::Impl {
   Impl(Api* a, Metrics* m, ServerOptions opts)
@@ -42,18 +51,26 @@ struct HttpServer::Impl {
   std::atomic<int64_t> live{0};
   std::mutex mu;
   uint64_t next_id = 0;
-  std::map<uint64_t, std::weak_ptr<Session>> sessions;  // under mu
+  std::map<uint64_t, std::weak_ptr<SessionBase>> sessions;  // under mu
+  std::unique_ptr<asio::ssl::context> tls;  // set when serving HTTPS
 
   void Accept();
   void WatchShutdown(Clock::time_point deadline);
 };
 
-class Session : public std::enable_shared_from_this<Session> {
+// One connection. Stream is beast::tcp_stream (HTTP) or an ssl_stream over
+// one (HTTPS); everything but the handshake is the same.
+template <class Stream>
+class Session : public SessionBase,
+                public std::enable_shared_from_this<Session<Stream>> {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
  public:
-  Session(HttpServer::Impl* srv, tcp::socket socket)
-      : srv_(srv), stream_(std::move(socket)) {
+  template <class... Args>
+  Session(HttpServer::Impl* srv, tcp::socket socket, Args&&... args)
+      : srv_(srv), stream_(std::move(socket), std::forward<Args>(args)...) {
     beast::error_code ec;
-    auto ep = stream_.socket().remote_endpoint(ec);
+    auto ep = Tcp().socket().remote_endpoint(ec);
     remote_ = ec ? "-" : ep.address().to_string();
     ++srv_->live;
     srv_->metrics->ConnectionOpened();
@@ -71,20 +88,35 @@ class Session : public std::enable_shared_from_this<Session> {
     {
       std::lock_guard<std::mutex> lock(srv_->mu);
       id_ = srv_->next_id++;
-      srv_->sessions[id_] = weak_from_this();
+      srv_->sessions[id_] = this->weak_from_this();
     }
-    ReadHeader();
+    if constexpr (kTls) {
+      Tcp().expires_after(srv_->o.read_timeout);
+      stream_.async_handshake(
+          asio::ssl::stream_base::server,
+          [self = this->shared_from_this()](beast::error_code ec) {
+            if (ec) return self->Close();  // not TLS, or a bad client
+            self->ReadHeader();
+          });
+    } else {
+      ReadHeader();
+    }
   }
 
-  auto executor() { return stream_.get_executor(); }
+  void PostCloseIfIdle() override {
+    asio::post(Tcp().get_executor(),
+               [self = this->shared_from_this()] { self->CloseIfIdle(); });
+  }
+
+ private:
+  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
 
   // Shutdown: a connection waiting for its next request goes now; one
   // serving a request closes after answering it.
   void CloseIfIdle() {
-    if (!busy_) stream_.cancel();
+    if (!busy_) Tcp().cancel();
   }
 
- private:
   void ReadHeader() {
     busy_ = false;
     if (srv_->stopping) return Close();
@@ -94,10 +126,10 @@ class Session : public std::enable_shared_from_this<Session> {
     // header, so it is the largest any route takes; OnHeader then applies
     // the route's own limit.
     parser_->body_limit(std::max(kMaxEnvelopeSize, kMaxManifestBytes));
-    stream_.expires_after(srv_->o.idle_timeout);
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        beast::bind_front_handler(&Session::OnHeader, shared_from_this()));
+    Tcp().expires_after(srv_->o.idle_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            beast::bind_front_handler(
+                                &Session::OnHeader, this->shared_from_this()));
   }
 
   void OnHeader(beast::error_code ec, size_t) {
@@ -138,10 +170,10 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (req[http::field::expect] == "100-continue") {
       continue_.emplace(http::status::continue_, 11);
-      stream_.expires_after(srv_->o.read_timeout);
+      Tcp().expires_after(srv_->o.read_timeout);
       return http::async_write(
           stream_, *continue_,
-          [self = shared_from_this()](beast::error_code ec, size_t) {
+          [self = this->shared_from_this()](beast::error_code ec, size_t) {
             if (ec) return self->Close();
             self->ReadBody();
           });
@@ -150,10 +182,10 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void ReadBody() {
-    stream_.expires_after(srv_->o.read_timeout);
+    Tcp().expires_after(srv_->o.read_timeout);
     http::async_read(
         stream_, buffer_, *parser_,
-        beast::bind_front_handler(&Session::OnBody, shared_from_this()));
+        beast::bind_front_handler(&Session::OnBody, this->shared_from_this()));
   }
 
   void OnBody(beast::error_code ec, size_t) {
@@ -204,9 +236,9 @@ class Session : public std::enable_shared_from_this<Session> {
     res_->body() = std::move(r.body);
     res_->keep_alive(keep_alive);
     res_->prepare_payload();
-    stream_.expires_after(srv_->o.read_timeout);
+    Tcp().expires_after(srv_->o.read_timeout);
     http::async_write(stream_, *res_,
-                      [self = shared_from_this(), keep_alive](
+                      [self = this->shared_from_this(), keep_alive](
                           beast::error_code ec, size_t n) {
                         self->OnWrite(ec, n, keep_alive);
                       });
@@ -236,12 +268,13 @@ class Session : public std::enable_shared_from_this<Session> {
   void Close() {
     busy_ = false;
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
-    stream_.close();
+    // (TLS: no close_notify; the answer was complete and framed.)
+    Tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
+    Tcp().close();
   }
 
   HttpServer::Impl* srv_;
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::empty_body>> continue_;
@@ -254,17 +287,23 @@ class Session : public std::enable_shared_from_this<Session> {
 };
 
 void HttpServer::Impl::Accept() {
-  acceptor.async_accept(
-      asio::make_strand(ioc), [this](beast::error_code ec, tcp::socket s) {
-        if (ec) {
-          if (!stopping && ec != asio::error::operation_aborted) Accept();
-          return;
-        }
-        // Answers go out at once, not held for the client's next ACK.
-        s.set_option(tcp::no_delay(true), ec);
-        std::make_shared<Session>(this, std::move(s))->Start();
-        Accept();
-      });
+  acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec,
+                                                       tcp::socket s) {
+    if (ec) {
+      if (!stopping && ec != asio::error::operation_aborted) Accept();
+      return;
+    }
+    // Answers go out at once, not held for the client's next ACK.
+    s.set_option(tcp::no_delay(true), ec);
+    if (tls) {
+      std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+          this, std::move(s), *tls)
+          ->Start();
+    } else {
+      std::make_shared<Session<beast::tcp_stream>>(this, std::move(s))->Start();
+    }
+    Accept();
+  });
 }
 
 // Polls until every connection is gone or the grace period is over.
@@ -286,6 +325,25 @@ HttpServer::~HttpServer() = default;
 
 Result<uint16_t> HttpServer::Start() {
   beast::error_code ec;
+  if (!impl_->o.tls_cert.empty()) {
+    auto ctx =
+        std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    ctx->set_options(
+        asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+        asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+        asio::ssl::context::no_tlsv1_1);
+    ctx->use_certificate_chain_file(impl_->o.tls_cert, ec);
+    if (ec) {
+      return InvalidArgument("TLS certificate " + impl_->o.tls_cert + ": " +
+                             ec.message());
+    }
+    ctx->use_private_key_file(impl_->o.tls_key, asio::ssl::context::pem, ec);
+    if (ec) {
+      return InvalidArgument("TLS key " + impl_->o.tls_key + ": " +
+                             ec.message());
+    }
+    impl_->tls = std::move(ctx);
+  }
   auto addr = asio::ip::make_address(impl_->o.host, ec);
   if (ec) {
     // A host name: resolve it (loopback names such as "localhost").
@@ -330,16 +388,14 @@ void HttpServer::Stop() {
     s->acceptor.close(ec);
     s->WatchShutdown(Clock::now() + s->o.shutdown_grace);
   });
-  std::vector<std::shared_ptr<Session>> live;
+  std::vector<std::shared_ptr<SessionBase>> live;
   {
     std::lock_guard<std::mutex> lock(s->mu);
     for (auto& [id, w] : s->sessions) {
       if (auto p = w.lock()) live.push_back(std::move(p));
     }
   }
-  for (auto& p : live) {
-    asio::post(p->executor(), [p] { p->CloseIfIdle(); });
-  }
+  for (auto& p : live) p->PostCloseIfIdle();
 }
 
 }  // namespace sealvol::server

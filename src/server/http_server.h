@@ -7,6 +7,8 @@
 // body byte is read when Content-Length says more); a connection idle for
 // `idle_timeout` or a request not read within `read_timeout` is closed.
 //
+// With a certificate and key it speaks HTTPS (TLS 1.2 and later) instead.
+//
 // Stop() is graceful: it stops accepting, closes idle connections, lets
 // requests in progress finish (up to `shutdown_grace`), then returns from
 // Run().
@@ -33,6 +35,9 @@ struct ServerOptions {
   std::chrono::seconds read_timeout{60};
   std::chrono::seconds idle_timeout{120};
   std::chrono::seconds shutdown_grace{30};
+  // HTTPS when both are set: a PEM certificate chain and its private key.
+  std::string tls_cert;
+  std::string tls_key;
   // One line per request; never sees tokens.
   std::function<void(const std::string&)> access_log;
 };

@@ -67,6 +67,8 @@ start_server() {
       PORT=$(cat "$WORK/$name.port")
       URL=http://127.0.0.1:$PORT
       curl -sf "$URL/healthz" >/dev/null && return 0
+      URL=https://127.0.0.1:$PORT  # serving with --tls-cert
+      curl -sfk "$URL/healthz" >/dev/null && return 0
     fi
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
