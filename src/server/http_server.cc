@@ -45,8 +45,17 @@ struct HttpServer::Impl {
   Api* api;
   Metrics* metrics;
   ServerOptions o;
-  asio::io_context ioc;
-  tcp::acceptor acceptor{ioc};
+  ~Impl() {
+    // Handlers still queued when Run returned (connections cut off at the
+    // end of the grace period) own sessions whose destructors use this
+    // object: destroy them, with the acceptor, while it is whole.
+    acceptor.reset();
+    ioc_owner.reset();
+  }
+  std::unique_ptr<asio::io_context> ioc_owner =
+      std::make_unique<asio::io_context>();
+  asio::io_context& ioc = *ioc_owner;
+  std::optional<tcp::acceptor> acceptor{std::in_place, ioc};
   std::atomic<bool> stopping{false};
   std::atomic<int64_t> live{0};
   std::mutex mu;
@@ -287,8 +296,8 @@ class Session : public SessionBase,
 };
 
 void HttpServer::Impl::Accept() {
-  acceptor.async_accept(asio::make_strand(ioc), [this](beast::error_code ec,
-                                                       tcp::socket s) {
+  acceptor->async_accept(asio::make_strand(ioc), [this](beast::error_code ec,
+                                                        tcp::socket s) {
     if (ec) {
       if (!stopping && ec != asio::error::operation_aborted) Accept();
       return;
@@ -356,7 +365,7 @@ Result<uint16_t> HttpServer::Start() {
     addr = results.begin()->endpoint().address();
   }
   tcp::endpoint ep(addr, impl_->o.port);
-  auto& a = impl_->acceptor;
+  auto& a = *impl_->acceptor;
   a.open(ep.protocol(), ec);
   if (!ec) a.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) a.bind(ep, ec);
@@ -385,7 +394,7 @@ void HttpServer::Stop() {
   Impl* s = impl_.get();
   asio::post(s->ioc, [s] {
     beast::error_code ec;
-    s->acceptor.close(ec);
+    s->acceptor->close(ec);
     s->WatchShutdown(Clock::now() + s->o.shutdown_grace);
   });
   std::vector<std::shared_ptr<SessionBase>> live;

@@ -53,4 +53,19 @@ wait "$SERVER_PID"
 expect_eq "server exit code" "$?" 0
 expect_contains "server said it stopped" "$(cat "$WORK/registry.log")" "stopped"
 
+# A request slower than the grace period is cut off, and the server still
+# exits cleanly (sanitizer builds check nothing outlives it).
+start_server registry2 "$WORK/server" --listen 127.0.0.1:0 --shutdown-grace 1
+curl -s -o /dev/null --limit-rate 100k -X PUT -H "Expect:" --data-binary @"$WORK/body" \
+  "$URL/v1/volumes/a/m/blobs/sha256:$(printf '%064d' 0)" &
+slow_upload=$!
+sleep 0.5
+t0=$(date +%s)
+kill -TERM "$SERVER_PID"
+wait "$SERVER_PID"
+expect_eq "exit code after the grace period ran out" "$?" 0
+[ $(( $(date +%s) - t0 )) -le 5 ] && pass || fail "the grace period was not enforced"
+kill "$slow_upload" 2>/dev/null
+wait "$slow_upload" 2>/dev/null
+
 finish
