@@ -203,22 +203,24 @@ Status RemoteRepository::MoveTag(const std::string& volume,
   return StatusFromHttp(r, "tag " + volume + ":" + tag);
 }
 
-Result<std::string> RemoteRepository::VolumeJson(const std::string& volume) {
+Result<json> RemoteRepository::VolumeList(const std::string& volume,
+                                          const std::string& field) {
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
   SV_ASSIGN_OR_RETURN(HttpResponse r, client_->Send("GET", VolumePath(volume)));
   if (r.status != 200) return StatusFromHttp(r, "volume " + volume);
-  return std::move(r.body);
+  SV_ASSIGN_OR_RETURN(json j, ParseJson(r, "volume " + volume));
+  if (!j.contains(field) || !j[field].is_array()) {
+    return IOError("volume " + volume + ": the registry's answer has no " +
+                   field);
+  }
+  return std::move(j[field]);
 }
 
 Result<std::vector<VersionRecord>> RemoteRepository::ListVersions(
     const std::string& volume) {
-  SV_ASSIGN_OR_RETURN(std::string body, VolumeJson(volume));
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.contains("versions")) {
-    return IOError("volume " + volume + ": the registry's answer is not valid");
-  }
+  SV_ASSIGN_OR_RETURN(json list, VolumeList(volume, "versions"));
   std::vector<VersionRecord> out;
-  for (const auto& v : j["versions"]) {
+  for (const auto& v : list) {
     VersionRecord rec;
     rec.volume = volume;
     SV_ASSIGN_OR_RETURN(rec.digest,
@@ -267,13 +269,9 @@ Result<Digest> RemoteRepository::GetTag(const std::string& volume,
 
 Result<std::vector<TagRecord>> RemoteRepository::ListTags(
     const std::string& volume) {
-  SV_ASSIGN_OR_RETURN(std::string body, VolumeJson(volume));
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded() || !j.contains("tags")) {
-    return IOError("volume " + volume + ": the registry's answer is not valid");
-  }
+  SV_ASSIGN_OR_RETURN(json list, VolumeList(volume, "tags"));
   std::vector<TagRecord> out;
-  for (const auto& t : j["tags"]) {
+  for (const auto& t : list) {
     TagRecord rec;
     rec.tag = t.value("tag", "");
     SV_ASSIGN_OR_RETURN(rec.digest,

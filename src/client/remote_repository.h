@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 
 #include "client/http_client.h"
 #include "registry/repository.h"
@@ -57,9 +58,6 @@ class RemoteRepository : public Repository {
   explicit RemoteRepository(std::shared_ptr<HttpClient> client)
       : client_(std::move(client)) {}
 
-  const std::string& url() const { return client_->base_url(); }
-  std::shared_ptr<HttpClient> client() const { return client_; }
-
   Result<BlobStore*> Blobs(const std::string& volume) override;
   // `compress` is the registry's choice; annotations travel in a header.
   Result<Digest> CommitVersion(const std::string& volume,
@@ -85,8 +83,9 @@ class RemoteRepository : public Repository {
                                           const std::string& tag) override;
 
  private:
-  // GET /v1/volumes/{volume}: versions and tags.
-  Result<std::string> VolumeJson(const std::string& volume);
+  // The `field` list ("versions" or "tags") of GET /v1/volumes/{volume}.
+  Result<nlohmann::json> VolumeList(const std::string& volume,
+                                    const std::string& field);
 
   std::shared_ptr<HttpClient> client_;
   std::mutex mu_;

@@ -27,8 +27,6 @@ class Metrics {
 
   std::string Render() const;
 
-  int64_t connections_open() const { return connections_open_; }
-
  private:
   static constexpr std::array<double, 12> kBuckets = {
       0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5};
