@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "client/remote_json.h"
 #include "hash/sha256.h"
 #include "registry/api_limits.h"
 
@@ -9,24 +10,11 @@ namespace sealvol {
 namespace {
 
 using json = nlohmann::json;
+using remote_json::OptDigest;
+using remote_json::ParseJson;
 
 std::string VolumePath(const std::string& volume) {
   return "/v1/volumes/" + volume;
-}
-
-Result<json> ParseJson(const HttpResponse& r, const std::string& what) {
-  json j = json::parse(r.body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    return IOError(what + ": the registry answered something not JSON");
-  }
-  return j;
-}
-
-Result<std::optional<Digest>> OptDigest(const json& j) {
-  if (j.is_null()) return std::optional<Digest>();
-  if (!j.is_string()) return IOError("registry sent a digest not a string");
-  SV_ASSIGN_OR_RETURN(Digest d, Digest::Parse(j.get<std::string>()));
-  return std::optional<Digest>(d);
 }
 
 }  // namespace

@@ -81,9 +81,23 @@ class RemoteRepository : public Repository {
   Result<std::vector<TagRecord>> ListTags(const std::string& volume) override;
   Result<std::vector<TagMove>> TagHistory(const std::string& volume,
                                           const std::string& tag) override;
+  // Pins (client/remote_pins.cc). `actor` is ignored, as for tags.
+  Status SetPin(const std::string& deployment, const std::string& path,
+                const std::string& volume, const Digest& digest,
+                const std::string& actor, const std::string& reason) override;
+  Result<std::vector<PinRecord>> ListPins(
+      const std::string& deployment) override;
+  Result<std::vector<PinMove>> PinHistory(
+      const std::string& deployment) override;
+  Result<std::vector<PinRecord>> PinsOfVolume(
+      const std::string& volume) override;
 
  private:
-  // The `field` list ("versions" or "tags") of GET /v1/volumes/{volume}.
+  // GET /v1/deployments/{deployment}: its pins and history.
+  Result<nlohmann::json> DeploymentDoc(const std::string& deployment);
+
+  // The `field` list ("versions", "tags" or "pins") of GET
+  // /v1/volumes/{volume}.
   Result<nlohmann::json> VolumeList(const std::string& volume,
                                     const std::string& field);
 

@@ -59,6 +59,38 @@ Status ValidateVolumeName(std::string_view name) {
   return Status::Ok();
 }
 
+Status ValidateDeploymentName(std::string_view name) {
+  if (name.empty() || name.size() > kMaxVolumeName ||
+      !ForEachComponent(name, ValidSegment)) {
+    return InvalidArgument(
+        "bad deployment name " + Quote(name) +
+        ": want lowercase words like 'chat-prod' ([a-z0-9] joined by '.', "
+        "'_' or '-', optionally '/'-separated, at most 255 characters)");
+  }
+  return Status::Ok();
+}
+
+Status ValidateMountPath(std::string_view path) {
+  auto bad = [&](std::string_view why) {
+    return InvalidArgument("bad mount path " + Quote(path) + ": " +
+                           std::string(why));
+  };
+  if (path.size() < 2 || path.front() != '/') {
+    return bad("want an absolute path below '/'");
+  }
+  if (path.size() > kMaxPath) return bad("longer than 4096 bytes");
+  for (char c : path) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return bad("contains a control character");
+  }
+  if (!IsValidUtf8(path)) return bad("not valid UTF-8");
+  bool normal = ForEachComponent(path.substr(1), [](std::string_view c) {
+    return !c.empty() && c != "." && c != "..";
+  });
+  if (!normal) return bad("has an empty, '.' or '..' component");
+  return Status::Ok();
+}
+
 Status ValidateTag(std::string_view tag) {
   bool ok =
       !tag.empty() && tag.size() <= 128 && (IsAlnum(tag[0]) || tag[0] == '_');

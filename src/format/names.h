@@ -41,6 +41,14 @@ Result<Ref> ParseTagRef(std::string_view text);
 
 bool IsValidUtf8(std::string_view s);
 
+// A deployment name: the volume-name grammar (`chat-prod`, `team/chat`).
+Status ValidateDeploymentName(std::string_view name);
+
+// A deployment's mount path: absolute, in normal form (no empty, '.' or
+// '..' component, no trailing '/', not '/' itself), valid UTF-8, no control
+// character, at most 4096 bytes.
+Status ValidateMountPath(std::string_view path);
+
 // A manifest path: relative, '/'-separated, valid UTF-8, no empty, '.' or
 // '..' component, no control character, no backslash, ≤ 4096 bytes, each
 // component ≤ 255 bytes.

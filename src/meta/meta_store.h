@@ -1,7 +1,7 @@
 // MetaStore: the registry's small, transactional state: volumes, versions
-// (with annotations), tags and every tag move, and which namespaces may
-// see which blobs (links). Blobs live in a BlobStore;
-// a MetaStore names them only by digest.
+// (with annotations), tags and every tag move, deployments' pins and every
+// pin move, and which namespaces may see which blobs (links). Blobs live in a
+// BlobStore; a MetaStore names them only by digest.
 //
 // Implementations: SqliteMetaStore (embedded). Every method is atomic; a
 // method that fails changes nothing.
@@ -42,6 +42,29 @@ struct TagMove {
   int64_t at = 0;
   std::string actor;
   std::string note;
+};
+
+// A deployment's pin: the exact version it mounts at one path. A
+// deployment is identified by name; within it, by the path (the mount path
+// written in its spec), so one volume may be mounted twice.
+struct PinRecord {
+  std::string deployment;
+  std::string path;
+  std::string volume;
+  Digest digest;
+  int64_t updated = 0;
+};
+
+// One change of a pin. `reason` says which command made it ("lock",
+// "rollback", "up"); rollback reads it to walk back through history.
+struct PinMove {
+  std::string path;
+  std::string volume;
+  std::optional<Digest> from;  // absent for the first pin of this path
+  Digest to;
+  int64_t at = 0;
+  std::string actor;
+  std::string reason;
 };
 
 // What a tag move requires of the tag's current value.
@@ -90,6 +113,24 @@ class MetaStore {
   // Oldest first.
   virtual Result<std::vector<TagMove>> TagHistory(const std::string& volume,
                                                   const std::string& tag) = 0;
+
+  // Pins `deployment` at `path` to a version of `volume` and appends the
+  // move to the deployment's history in the same transaction. NotFound when
+  // `digest` is not a version of `volume`. Pinning the digest (and volume)
+  // a path already has succeeds and records nothing.
+  virtual Status SetPin(const std::string& deployment, const std::string& path,
+                        const std::string& volume, const Digest& digest,
+                        const std::string& actor,
+                        const std::string& reason) = 0;
+  // The deployment's current pins by path; empty when it has none.
+  virtual Result<std::vector<PinRecord>> ListPins(
+      const std::string& deployment) = 0;
+  // Every pin move of the deployment, oldest first.
+  virtual Result<std::vector<PinMove>> PinHistory(
+      const std::string& deployment) = 0;
+  // Every current pin on a version of `volume` (for listings).
+  virtual Result<std::vector<PinRecord>> PinsOfVolume(
+      const std::string& volume) = 0;
 
   // Every committed version of every volume: the roots GC marks from.
   virtual Result<std::vector<Digest>> AllVersionDigests() = 0;

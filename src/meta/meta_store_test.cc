@@ -150,6 +150,45 @@ TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
   EXPECT_EQ(meta_->TagHistory("acme/m", "t")->size(), 1u + kRounds);
 }
 
+TEST_F(MetaStoreTest, PinsMoveWithHistoryPerDeploymentPath) {
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
+  ASSERT_TRUE(meta_->AddVersion(Version("acme/tok", "t1")).ok());
+  Digest v1 = Sha256::Of("v1"), v2 = Sha256::Of("v2");
+  EXPECT_TRUE(meta_->ListPins("chat")->empty());
+  ASSERT_TRUE(meta_->SetPin("chat", "/m", "acme/m", v1, "ann", "lock").ok());
+  ASSERT_TRUE(meta_->SetPin("chat", "/m", "acme/m", v1, "ann", "up").ok());
+  ASSERT_TRUE(meta_->SetPin("chat", "/m", "acme/m", v2, "bob", "lock").ok());
+  ASSERT_TRUE(
+      meta_->SetPin("chat", "/tok", "acme/tok", Sha256::Of("t1"), "b", "up")
+          .ok());
+  ASSERT_TRUE(meta_->SetPin("batch", "/m", "acme/m", v1, "c", "lock").ok());
+  // A version of another volume cannot be pinned under this one.
+  EXPECT_EQ(
+      meta_->SetPin("chat", "/m", "acme/m", Sha256::Of("t1"), "x", "").code(),
+      StatusCode::kNotFound);
+
+  auto pins = meta_->ListPins("chat");
+  ASSERT_EQ(pins->size(), 2u);
+  EXPECT_EQ((*pins)[0].path, "/m");
+  EXPECT_EQ((*pins)[0].digest, v2);
+  EXPECT_EQ((*pins)[1].volume, "acme/tok");
+
+  auto history = meta_->PinHistory("chat");
+  ASSERT_EQ(history->size(), 3u);  // the repeated pin recorded nothing
+  EXPECT_FALSE((*history)[0].from.has_value());
+  EXPECT_EQ((*history)[1].from, v1);
+  EXPECT_EQ((*history)[1].to, v2);
+  EXPECT_EQ((*history)[1].actor, "bob");
+  EXPECT_EQ((*history)[1].reason, "lock");
+
+  auto of_m = meta_->PinsOfVolume("acme/m");
+  ASSERT_EQ(of_m->size(), 2u);
+  EXPECT_EQ((*of_m)[0].deployment, "batch");
+  EXPECT_EQ((*of_m)[0].digest, v1);
+  EXPECT_EQ((*of_m)[1].deployment, "chat");
+}
+
 TEST_F(MetaStoreTest, LinksAreKeptPerNamespace) {
   Digest a = Sha256::Of("a"), b = Sha256::Of("b"), c = Sha256::Of("c");
   ASSERT_TRUE(meta_->LinkBlobs("acme", {a, b}).ok());

@@ -6,8 +6,15 @@
 #include <ctime>
 #include <thread>
 
+#include "meta/sqlite_util.h"
+
 namespace sealvol {
 namespace {
+
+using sqlite_util::Exec;
+using sqlite_util::InWriteTxn;
+using sqlite_util::Now;
+using sqlite_util::Stmt;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS volumes (
@@ -38,96 +45,31 @@ CREATE TABLE IF NOT EXISTS tag_history (
   actor  TEXT NOT NULL,
   note   TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tag_history_by_tag ON tag_history (volume, tag, id);
+CREATE TABLE IF NOT EXISTS pins (
+  deployment TEXT NOT NULL,
+  path       TEXT NOT NULL,
+  volume     TEXT NOT NULL,
+  digest     TEXT NOT NULL,
+  updated    INTEGER NOT NULL,
+  PRIMARY KEY (deployment, path));
+CREATE INDEX IF NOT EXISTS pins_by_volume ON pins (volume);
+CREATE TABLE IF NOT EXISTS pin_history (
+  id          INTEGER PRIMARY KEY,
+  deployment  TEXT NOT NULL,
+  path        TEXT NOT NULL,
+  volume      TEXT NOT NULL,
+  from_digest TEXT,
+  to_digest   TEXT NOT NULL,
+  at          INTEGER NOT NULL,
+  actor       TEXT NOT NULL,
+  reason      TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS pin_history_by_deployment
+  ON pin_history (deployment, id);
 CREATE TABLE IF NOT EXISTS blob_links (
   namespace TEXT NOT NULL,
   digest    TEXT NOT NULL,
   PRIMARY KEY (namespace, digest)) WITHOUT ROWID;
 )sql";
-
-// A prepared statement that finalizes itself. Bind* take 1-based indexes.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    rc_ = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
-  }
-  ~Stmt() { sqlite3_finalize(stmt_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Status Prepared() const {
-    if (rc_ == SQLITE_OK) return Status::Ok();
-    return IOError(std::string("metadata database: ") + sqlite3_errmsg(db_));
-  }
-  void Bind(int i, const std::string& s) {
-    sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()),
-                      SQLITE_TRANSIENT);
-  }
-  void Bind(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-  void BindNull(int i) { sqlite3_bind_null(stmt_, i); }
-  // Makes the statement ready to bind and step again.
-  void Reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  void Bind(int i, const std::optional<Digest>& d) {
-    if (d)
-      Bind(i, d->ToString());
-    else
-      BindNull(i);
-  }
-  // True for a row, false when done; IOError on failure.
-  Result<bool> Step() {
-    int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    return IOError(std::string("metadata database: ") + sqlite3_errmsg(db_));
-  }
-  std::string Text(int col) {
-    auto p = sqlite3_column_text(stmt_, col);
-    return p ? reinterpret_cast<const char*>(p) : "";
-  }
-  bool IsNull(int col) {
-    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
-  }
-  int64_t Int(int col) { return sqlite3_column_int64(stmt_, col); }
-  Result<Digest> DigestAt(int col) {
-    auto d = Digest::Parse(Text(col));
-    if (!d) return Corruption("metadata database holds a bad digest");
-    return d;
-  }
-  Result<std::optional<Digest>> OptDigestAt(int col) {
-    if (IsNull(col)) return std::optional<Digest>();
-    SV_ASSIGN_OR_RETURN(Digest d, DigestAt(col));
-    return std::optional<Digest>(d);
-  }
-
- private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int rc_;
-};
-
-Status Exec(sqlite3* db, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) == SQLITE_OK) {
-    return Status::Ok();
-  }
-  std::string msg = err ? err : "unknown error";
-  sqlite3_free(err);
-  return IOError("metadata database: " + msg);
-}
-
-// Runs `fn` inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error.
-template <typename Fn>
-Status InWriteTxn(sqlite3* db, Fn fn) {
-  SV_RETURN_IF_ERROR(Exec(db, "BEGIN IMMEDIATE"));
-  Status s = fn();
-  if (s.ok()) s = Exec(db, "COMMIT");
-  if (!s.ok()) (void)Exec(db, "ROLLBACK");
-  return s;
-}
-
-int64_t Now() { return static_cast<int64_t>(::time(nullptr)); }
 
 Result<VersionRecord> VersionFromRow(Stmt& q) {
   VersionRecord v;
@@ -141,11 +83,6 @@ Result<VersionRecord> VersionFromRow(Stmt& q) {
 }
 
 }  // namespace
-
-struct SqliteMetaStore::Db {
-  sqlite3* handle = nullptr;
-  ~Db() { sqlite3_close_v2(handle); }
-};
 
 SqliteMetaStore::SqliteMetaStore(std::unique_ptr<Db> db) : db_(std::move(db)) {}
 SqliteMetaStore::~SqliteMetaStore() = default;

@@ -37,6 +37,15 @@ class SqliteMetaStore : public MetaStore {
                  const std::string& actor, const std::string& note) override;
   Result<std::vector<TagMove>> TagHistory(const std::string& volume,
                                           const std::string& tag) override;
+  Status SetPin(const std::string& deployment, const std::string& path,
+                const std::string& volume, const Digest& digest,
+                const std::string& actor, const std::string& reason) override;
+  Result<std::vector<PinRecord>> ListPins(
+      const std::string& deployment) override;
+  Result<std::vector<PinMove>> PinHistory(
+      const std::string& deployment) override;
+  Result<std::vector<PinRecord>> PinsOfVolume(
+      const std::string& volume) override;
   Result<std::vector<Digest>> AllVersionDigests() override;
   Status LinkBlobs(const std::string& ns,
                    const std::vector<Digest>& digests) override;

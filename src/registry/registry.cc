@@ -91,6 +91,33 @@ Result<Manifest> Registry::LoadManifest(const std::string& volume,
   return ReadManifest(*blobs_, digest);
 }
 
+Status Registry::SetPin(const std::string& deployment, const std::string& path,
+                        const std::string& volume, const Digest& digest,
+                        const std::string& actor, const std::string& reason) {
+  SV_RETURN_IF_ERROR(ValidateDeploymentName(deployment));
+  SV_RETURN_IF_ERROR(ValidateMountPath(path));
+  SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
+  return meta_->SetPin(deployment, path, volume, digest, actor, reason);
+}
+
+Result<std::vector<PinRecord>> Registry::ListPins(
+    const std::string& deployment) {
+  SV_RETURN_IF_ERROR(ValidateDeploymentName(deployment));
+  return meta_->ListPins(deployment);
+}
+
+Result<std::vector<PinMove>> Registry::PinHistory(
+    const std::string& deployment) {
+  SV_RETURN_IF_ERROR(ValidateDeploymentName(deployment));
+  return meta_->PinHistory(deployment);
+}
+
+Result<std::vector<PinRecord>> Registry::PinsOfVolume(
+    const std::string& volume) {
+  SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
+  return meta_->PinsOfVolume(volume);
+}
+
 Status Registry::MoveTag(const std::string& volume, const std::string& tag,
                          const std::optional<Digest>& to,
                          const TagExpect& expect, const std::string& actor,

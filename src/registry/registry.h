@@ -74,6 +74,15 @@ class Registry : public Repository {
                                           const std::string& tag) override {
     return meta_->TagHistory(volume, tag);
   }
+  Status SetPin(const std::string& deployment, const std::string& path,
+                const std::string& volume, const Digest& digest,
+                const std::string& actor, const std::string& reason) override;
+  Result<std::vector<PinRecord>> ListPins(
+      const std::string& deployment) override;
+  Result<std::vector<PinMove>> PinHistory(
+      const std::string& deployment) override;
+  Result<std::vector<PinRecord>> PinsOfVolume(
+      const std::string& volume) override;
 
   // Links every blob of every committed version to its volume's namespace
   // where the version's manifest is not linked yet (stores committed to

@@ -63,6 +63,21 @@ class Repository {
       const std::string& volume) = 0;
   virtual Result<std::vector<TagMove>> TagHistory(const std::string& volume,
                                                   const std::string& tag) = 0;
+
+  // Deployments' pins, as MetaStore defines them, after validating the
+  // deployment name, the mount path and the volume name. A remote registry
+  // records the token's name as the actor and shows only pins on volumes
+  // the token may read.
+  virtual Status SetPin(const std::string& deployment, const std::string& path,
+                        const std::string& volume, const Digest& digest,
+                        const std::string& actor,
+                        const std::string& reason) = 0;
+  virtual Result<std::vector<PinRecord>> ListPins(
+      const std::string& deployment) = 0;
+  virtual Result<std::vector<PinMove>> PinHistory(
+      const std::string& deployment) = 0;
+  virtual Result<std::vector<PinRecord>> PinsOfVolume(
+      const std::string& volume) = 0;
 };
 
 }  // namespace sealvol

@@ -6,47 +6,17 @@
 
 #include "hash/sha256.h"
 #include "registry/namespaced_blob_store.h"
+#include "server/api_util.h"
 #include "store/blob_reader.h"
 
 namespace sealvol::server {
 namespace {
 
 using json = nlohmann::json;
-
-ApiResponse Json(int status, const json& j) {
-  ApiResponse r;
-  r.status = status;
-  // Messages may quote request bytes that are not UTF-8.
-  r.body = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-  return r;
-}
-
-ApiResponse Error(int status, const std::string& code,
-                  const std::string& message) {
-  return Json(status, {{"error", {{"code", code}, {"message", message}}}});
-}
-
-// The HTTP answer for a failed operation. Internal failures are not
-// described to the client (their messages name server paths).
-ApiResponse FromStatus(const Status& s) {
-  switch (s.code()) {
-    case StatusCode::kNotFound:
-      return Error(404, "not_found", s.message());
-    case StatusCode::kInvalidArgument:
-      return Error(400, "invalid", s.message());
-    case StatusCode::kCorruption:
-      return Error(400, "corrupt", s.message());
-    case StatusCode::kFailedPrecondition:
-    case StatusCode::kAlreadyExists:
-      return Error(409, "conflict", s.message());
-    case StatusCode::kPermissionDenied:
-      return Error(403, "denied", s.message());
-    case StatusCode::kUnavailable:
-      return Error(503, "unavailable", "the registry's store is unavailable");
-    default:
-      return Error(500, "internal", "internal error (see the server log)");
-  }
-}
+using api_util::Error;
+using api_util::FromStatus;
+using api_util::Json;
+using api_util::OptDigest;
 
 std::optional<std::string> PercentDecode(std::string_view in) {
   std::string out;
@@ -73,10 +43,6 @@ json VersionJson(const VersionRecord& v) {
           {"files", v.files},
           {"bytes", v.bytes},
           {"annotations", a}};
-}
-
-json OptDigest(const std::optional<Digest>& d) {
-  return d ? json(d->ToString()) : json(nullptr);
 }
 
 }  // namespace
@@ -137,6 +103,11 @@ ApiResponse Api::Route(Call& call) {
     call.route = "volumes";
     if (method != "GET") return Error(405, "method", "use GET");
     return ListVolumes(call);
+  }
+  constexpr std::string_view kDeployments = "/v1/deployments/";
+  if (path.rfind(kDeployments, 0) == 0) {
+    return Deployment(*call.principal, method, path.substr(kDeployments.size()),
+                      call.req.body, &call.route);
   }
   constexpr std::string_view kPrefix = "/v1/volumes/";
   if (path.rfind(kPrefix, 0) != 0) {
@@ -370,14 +341,24 @@ ApiResponse Api::ShowVolume(Call& call) {
   if (!versions) return FromStatus(versions.error());
   auto tags = meta_->ListTags(call.volume);
   if (!tags) return FromStatus(tags.error());
-  json vs = json::array(), ts = json::array();
+  auto pins = meta_->PinsOfVolume(call.volume);
+  if (!pins) return FromStatus(pins.error());
+  json vs = json::array(), ts = json::array(), ps = json::array();
   for (const auto& v : *versions) vs.push_back(VersionJson(v));
+  for (const auto& p : *pins) {
+    ps.push_back({{"deployment", p.deployment},
+                  {"path", p.path},
+                  {"digest", p.digest.ToString()},
+                  {"updated", p.updated}});
+  }
   for (const auto& t : *tags) {
     ts.push_back({{"tag", t.tag},
                   {"digest", t.digest.ToString()},
                   {"updated", t.updated}});
   }
-  return Json(200, {{"name", call.volume}, {"versions", vs}, {"tags", ts}});
+  return Json(
+      200,
+      {{"name", call.volume}, {"versions", vs}, {"tags", ts}, {"pins", ps}});
 }
 
 ApiResponse Api::GetTag(Call& call, const std::string& tag) {

@@ -73,6 +73,10 @@ class Api {
   ApiResponse GetTag(Call& call, const std::string& tag);
   ApiResponse MoveTag(Call& call, const std::string& tag);
   ApiResponse History(Call& call, const std::string& tag);
+  // /v1/deployments/{rest} (api_deployments.cc); sets `route`.
+  ApiResponse Deployment(const Principal& who, const std::string& method,
+                         std::string rest, const std::string& body,
+                         std::string* route);
 
   Registry registry_;
   BlobStore* blobs_;

@@ -261,4 +261,50 @@ TEST_F(ApiTest, TagsMoveByCompareAndSwap) {
 }
 
 }  // namespace
+TEST_F(ApiTest, DeploymentPinsNeedWriteAndShowOnlyReadableVolumes) {
+  Upload("one", "writer");
+  std::string m = ManifestOf("one");
+  Digest v1 = Sha256::Of(m);
+  ASSERT_EQ(
+      Call("PUT", "/v1/volumes/acme/m/versions/" + v1.ToString(), "writer", m)
+          .status,
+      201);
+  auto pin = [&](const std::string& token, const std::string& volume,
+                 const Digest& d) {
+    return Call("PUT", "/v1/deployments/chat-prod/pins", token,
+                json{{"path", "/models/m"},
+                     {"volume", volume},
+                     {"digest", d.ToString()},
+                     {"reason", "lock"}}
+                    .dump());
+  };
+  EXPECT_EQ(pin("reader", "acme/m", v1).status, 403);
+  EXPECT_EQ(pin("other", "acme/m", v1).status, 403);
+  EXPECT_EQ(pin("writer", "acme/m", Sha256::Of("no such")).status, 404);
+  EXPECT_EQ(pin("writer", "acme/m", v1).status, 200);
+  EXPECT_EQ(Call("PUT", "/v1/deployments/chat-prod/pins", "writer",
+                 R"({"path":"models/m","volume":"acme/m","digest":")" +
+                     v1.ToString() + "\"}")
+                .status,
+            400);  // a relative mount path
+  EXPECT_EQ(Call("PUT", "/v1/deployments/Bad_Name/pins", "writer", "{}").status,
+            400);
+
+  auto doc =
+      json::parse(Call("GET", "/v1/deployments/chat-prod", "reader").body);
+  ASSERT_EQ(doc["pins"].size(), 1u);
+  EXPECT_EQ(doc["pins"][0]["digest"], v1.ToString());
+  ASSERT_EQ(doc["history"].size(), 1u);
+  EXPECT_EQ(doc["history"][0]["actor"], "writer");  // the token's name
+  EXPECT_EQ(doc["history"][0]["reason"], "lock");
+  // Another tenant sees the deployment without acme's pins.
+  auto theirs =
+      json::parse(Call("GET", "/v1/deployments/chat-prod", "other").body);
+  EXPECT_TRUE(theirs["pins"].empty());
+  EXPECT_TRUE(theirs["history"].empty());
+  auto vol = json::parse(Call("GET", "/v1/volumes/acme/m", "reader").body);
+  ASSERT_EQ(vol["pins"].size(), 1u);
+  EXPECT_EQ(vol["pins"][0]["deployment"], "chat-prod");
+}
+
 }  // namespace sealvol::server
