@@ -4,7 +4,7 @@
 # Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 
-build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev
+build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev libyaml-cpp-dev
   libfuse3-dev fuse3
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev)

@@ -27,9 +27,8 @@ Result<PinRecord> PinFromJson(const json& p, const std::string& deployment) {
 
 Status RemoteRepository::SetPin(const std::string& deployment,
                                 const std::string& path,
-                                const std::string& volume,
-                                const Digest& digest, const std::string&,
-                                const std::string& reason) {
+                                const std::string& volume, const Digest& digest,
+                                const std::string&, const std::string& reason) {
   SV_RETURN_IF_ERROR(ValidateDeploymentName(deployment));
   SV_RETURN_IF_ERROR(ValidateMountPath(path));
   SV_RETURN_IF_ERROR(ValidateVolumeName(volume));
@@ -73,8 +72,7 @@ Result<std::vector<PinMove>> RemoteRepository::PinHistory(
     move.path = m.value("path", "");
     move.volume = m.value("volume", "");
     SV_ASSIGN_OR_RETURN(move.from, OptDigest(m.value("from", json())));
-    SV_ASSIGN_OR_RETURN(move.to,
-                        Digest::Parse(m.value("to", std::string())));
+    SV_ASSIGN_OR_RETURN(move.to, Digest::Parse(m.value("to", std::string())));
     move.at = m.value("at", int64_t{0});
     move.actor = m.value("actor", "");
     move.reason = m.value("reason", "");

@@ -85,6 +85,11 @@ std::string NodeCache::PathFor(const Digest& digest) const {
   return dir_ + "/" + hex.substr(0, 2) + "/" + hex;
 }
 
+std::string NodeCache::ChunkPath(const std::string& dir, const Digest& digest) {
+  std::string hex = digest.Hex();
+  return dir + "/chunks/" + hex.substr(0, 2) + "/" + hex;
+}
+
 std::optional<std::string> NodeCache::Load(const Digest& digest,
                                            std::optional<uint64_t> size) {
   std::string path = PathFor(digest);

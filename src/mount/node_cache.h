@@ -41,6 +41,10 @@ class NodeCache {
                                                  MountStats* stats);
   ~NodeCache();
 
+  // Where the cache under `dir` (as given to Open) keeps `digest`: for
+  // readers that only ask what is cached (sealvol status), without opening.
+  static std::string ChunkPath(const std::string& dir, const Digest& digest);
+
   // The verified bytes stored for `digest` (of `size` bytes when given), or
   // nullopt when the cache does not hold them.
   std::optional<std::string> Load(const Digest& digest,

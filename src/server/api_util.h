@@ -26,7 +26,7 @@ inline ApiResponse Json(int status, const json& j) {
 }
 
 inline ApiResponse Error(int status, const std::string& code,
-                  const std::string& message) {
+                         const std::string& message) {
   return Json(status, {{"error", {{"code", code}, {"message", message}}}});
 }
 
