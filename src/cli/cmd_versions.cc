@@ -7,7 +7,9 @@ namespace sealvol::cli {
 void RegisterVersions(CLI::App& app, Globals& g) {
   auto volume = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
-      "versions", "List a volume's versions, oldest first, with their tags.");
+      "versions",
+      "List a volume's versions, oldest first, with their tags and the "
+      "deployments that pin them.");
   cmd->add_option("VOLUME", *volume, "Volume name")->required();
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, volume] {
@@ -16,6 +18,15 @@ void RegisterVersions(CLI::App& app, Globals& g) {
       auto& meta = st.repo();
       SV_ASSIGN_OR_RETURN(auto versions, meta.ListVersions(*volume));
       SV_ASSIGN_OR_RETURN(auto tags, meta.ListTags(*volume));
+      SV_ASSIGN_OR_RETURN(auto pins, meta.PinsOfVolume(*volume));
+      auto pinned_by = [&](const Digest& d) {
+        std::vector<std::string> out;
+        for (const auto& p : pins) {
+          std::string name = p.deployment + ":" + p.path;
+          if (p.digest == d) out.push_back(name);
+        }
+        return out;
+      };
       auto tags_of = [&](const Digest& d) {
         std::vector<std::string> out;
         for (const auto& t : tags) {
@@ -31,6 +42,7 @@ void RegisterVersions(CLI::App& app, Globals& g) {
                           {"files", v.files},
                           {"bytes", v.bytes},
                           {"tags", tags_of(v.digest)},
+                          {"pinned_by", pinned_by(v.digest)},
                           {"annotations", nlohmann::json::parse(
                                               v.annotations, nullptr, false)}});
         }
@@ -41,10 +53,13 @@ void RegisterVersions(CLI::App& app, Globals& g) {
         std::string t;
         for (const auto& name : tags_of(v.digest))
           t += (t.empty() ? "" : ",") + name;
-        std::printf("%s  %s  %6llu files  %10s  %s\n",
+        std::string p;
+        for (const auto& name : pinned_by(v.digest))
+          p += (p.empty() ? "  pinned by " : ",") + name;
+        std::printf("%s  %s  %6llu files  %10s  %s%s\n",
                     v.digest.ToString().c_str(), FormatTime(v.created).c_str(),
                     static_cast<unsigned long long>(v.files),
-                    HumanBytes(v.bytes).c_str(), t.c_str());
+                    HumanBytes(v.bytes).c_str(), t.c_str(), p.c_str());
       }
       return Status::Ok();
     });

@@ -30,6 +30,11 @@ void RegisterUmount(CLI::App& app, Globals& g);
 void RegisterStats(CLI::App& app, Globals& g);
 void RegisterServe(CLI::App& app, Globals& g);
 void RegisterCopy(CLI::App& app, Globals& g);
+void RegisterLock(CLI::App& app, Globals& g);
+void RegisterUp(CLI::App& app, Globals& g);
+void RegisterDown(CLI::App& app, Globals& g);
+void RegisterStatus(CLI::App& app, Globals& g);
+void RegisterRollback(CLI::App& app, Globals& g);
 
 // The statistics of the live sealvol mount at `mountpoint` (read from the
 // daemon through an extended attribute; cmd_umount.cc). InvalidArgument

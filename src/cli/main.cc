@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   RegisterStats(app, g);
   RegisterServe(app, g);
   RegisterCopy(app, g);
+  RegisterLock(app, g);
+  RegisterUp(app, g);
+  RegisterDown(app, g);
+  RegisterStatus(app, g);
+  RegisterRollback(app, g);
 
   try {
     app.parse(argc, argv);

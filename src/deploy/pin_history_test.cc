@@ -42,8 +42,7 @@ TEST(PinHistoryTest, RollbackToElsewhereAndNewVolumesAndUnseenSpecs) {
   EXPECT_EQ(PreviousPin(h, "/m", "acme/m", Sha256::Of("x")), Sha256::Of("a"));
   // Another volume at the same path starts over; other paths do not count.
   h.push_back(Move("z", kPinByLock, "acme/other"));
-  EXPECT_EQ(PreviousPin(h, "/m", "acme/other", Sha256::Of("z")),
-            std::nullopt);
+  EXPECT_EQ(PreviousPin(h, "/m", "acme/other", Sha256::Of("z")), std::nullopt);
   EXPECT_EQ(PreviousPin(h, "/n", "acme/m", Sha256::Of("a")), std::nullopt);
 }
 

@@ -44,7 +44,8 @@ std::string NormalPath(const std::string& base, const std::string& path) {
 }
 
 bool Inside(const std::string& outer, const std::string& inner) {
-  return inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+  return inner.size() > outer.size() &&
+         inner.compare(0, outer.size(), outer) == 0 &&
          inner[outer.size()] == '/';
 }
 
@@ -69,8 +70,11 @@ class Parser {
     }
     Spec spec;
     spec.file = file_;
+    spec.text = std::string(text);
+    spec.base_dir = base_;
     std::map<std::string, YAML::Node> top;
-    SV_RETURN_IF_ERROR(Keys(root, "", {"deployment", "volumes"}, &top, nullptr));
+    SV_RETURN_IF_ERROR(
+        Keys(root, "", {"deployment", "volumes"}, &top, nullptr));
     if (!top.count("deployment")) {
       return SpecError(file_, Line(root), "deployment", "missing");
     }
@@ -93,13 +97,12 @@ class Parser {
       SV_ASSIGN_OR_RETURN(Parsed v, Volume(vols[i], i));
       for (const auto& [other, line] : paths) {
         if (other == v.path || Inside(other, v.path) || Inside(v.path, other)) {
-          return SpecError(file_, v.path_line, Field(i, "path"),
-                           other == v.path
-                               ? v.path + " is already used at line " +
-                                     std::to_string(line)
-                               : v.path + " and " + other + " (line " +
-                                     std::to_string(line) +
-                                     ") lie one inside the other");
+          return SpecError(
+              file_, v.path_line, Field(i, "path"),
+              other == v.path
+                  ? v.path + " is already used at line " + std::to_string(line)
+                  : v.path + " and " + other + " (line " +
+                        std::to_string(line) + ") lie one inside the other");
         }
       }
       paths[v.path] = v.path_line + 1;
@@ -300,9 +303,9 @@ Result<Spec> LoadSpec(const std::string& path) {
   return ParseSpec(text, path, base);
 }
 
-Result<std::string> ApplyPins(std::string_view text, const Spec& spec,
-                              const std::vector<PinEdit>& edits,
-                              const std::string& base_dir) {
+Result<std::string> ApplyPins(const Spec& spec,
+                              const std::vector<PinEdit>& edits) {
+  const std::string& text = spec.text;
   std::vector<std::string> lines = SplitLines(text);
   // Insertions shift later lines: apply edits from the bottom up.
   std::vector<PinEdit> order = edits;
@@ -310,7 +313,8 @@ Result<std::string> ApplyPins(std::string_view text, const Spec& spec,
     return a.index > b.index;
   });
   for (const PinEdit& e : order) {
-    if (e.index >= spec.volumes.size()) return FailedPrecondition("spec edit: no volume");
+    if (e.index >= spec.volumes.size())
+      return FailedPrecondition("spec edit: no volume");
     const SpecVolume& v = spec.volumes[e.index];
     std::string what = "volumes[" + std::to_string(e.index) + "]";
     if (v.flow) {
@@ -345,7 +349,7 @@ Result<std::string> ApplyPins(std::string_view text, const Spec& spec,
   for (const auto& l : lines) out += l + "\n";
   if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
   // The edit must mean exactly what was asked, and nothing else.
-  SV_ASSIGN_OR_RETURN(Spec again, ParseSpec(out, spec.file, base_dir));
+  SV_ASSIGN_OR_RETURN(Spec again, ParseSpec(out, spec.file, spec.base_dir));
   bool same = again.deployment == spec.deployment &&
               again.volumes.size() == spec.volumes.size();
   for (size_t i = 0; same && i < again.volumes.size(); ++i) {
@@ -358,8 +362,9 @@ Result<std::string> ApplyPins(std::string_view text, const Spec& spec,
            again.volumes[i].ref.volume == spec.volumes[i].ref.volume;
   }
   if (!same) {
-    return FailedPrecondition("rewriting " + spec.file +
-                    " would change more than its digests; edit it by hand");
+    return FailedPrecondition(
+        "rewriting " + spec.file +
+        " would change more than its digests; edit it by hand");
   }
   return out;
 }

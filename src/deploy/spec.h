@@ -37,22 +37,22 @@ struct SpecPos {
 };
 
 struct SpecVolume {
-  Ref ref;                      // the `ref` field, parsed
+  Ref ref;                       // the `ref` field, parsed
   std::optional<Digest> digest;  // the `digest` field, when given
-  std::string path;             // absolute, normal form
-  int line = 0;                 // 1-based line of the list item
-  bool flow = false;            // written as `{ref: …, path: …}`
+  std::string path;              // absolute, normal form
+  int line = 0;                  // 1-based line of the list item
+  bool flow = false;             // written as `{ref: …, path: …}`
   SpecPos ref_pos, digest_pos;
 
   // What replicas mount: the digest field, else the ref's own digest;
   // nullopt while unpinned (a tag ref never locked).
-  std::optional<Digest> Pinned() const {
-    return digest ? digest : ref.digest;
-  }
+  std::optional<Digest> Pinned() const { return digest ? digest : ref.digest; }
 };
 
 struct Spec {
-  std::string file;  // as named in messages
+  std::string file;      // as named in messages
+  std::string text;      // as read, for rewriting
+  std::string base_dir;  // relative paths start here
   std::string deployment;
   std::vector<SpecVolume> volumes;
 };
@@ -70,7 +70,7 @@ Result<Spec> ParseSpec(std::string_view text, const std::string& file,
 // Reads and parses the spec at `path`.
 Result<Spec> LoadSpec(const std::string& path);
 
-// Pins volume `index` of `spec` (parsed from `text`) to `digest`: replaces
+// Pins volume `index` of `spec` to `digest`: replaces
 // the value of its `digest` line, or inserts one under `ref`, or, for a ref
 // written as `volume@sha256:…` without a digest field, rewrites the ref.
 // Everything else in the text stays byte for byte. The result is parsed
@@ -79,9 +79,8 @@ struct PinEdit {
   size_t index = 0;
   Digest digest;
 };
-Result<std::string> ApplyPins(std::string_view text, const Spec& spec,
-                              const std::vector<PinEdit>& edits,
-                              const std::string& base_dir);
+Result<std::string> ApplyPins(const Spec& spec,
+                              const std::vector<PinEdit>& edits);
 
 }  // namespace sealvol
 

@@ -83,8 +83,8 @@ TEST(SpecTest, ErrorsNameTheLineAndField) {
         << c.text << "got: " << spec.error().message();
   }
   std::string contradiction = "deployment: c\nvolumes:\n  - ref: a/b@" +
-                              kA.ToString() + "\n    digest: " +
-                              kB.ToString() + "\n    path: /m\n";
+                              kA.ToString() + "\n    digest: " + kB.ToString() +
+                              "\n    path: /m\n";
   auto spec = ParseSpec(contradiction, "s.yaml", "/");
   ASSERT_FALSE(spec.has_value());
   EXPECT_NE(spec.error().message().find(
@@ -97,16 +97,18 @@ TEST(SpecTest, ErrorsNameTheLineAndField) {
 TEST(SpecTest, PinningInsertsOrReplacesOnlyTheDigest) {
   auto spec = ParseSpec(kSpec, "sealvol.yaml", "/srv/chat");
   ASSERT_TRUE(spec.has_value());
-  auto once = ApplyPins(kSpec, *spec, {{0, kA}, {1, kB}}, "/srv/chat");
+  auto once = ApplyPins(*spec, {{0, kA}, {1, kB}});
   ASSERT_TRUE(once.has_value()) << once.error().ToString();
   EXPECT_EQ(*once, std::string(R"(# chat, production
 deployment: chat-prod
 volumes:
   - ref: acme/llama3-8b:prod   # what the team follows
-    digest: )") + kA.ToString() + R"(
+    digest: )") + kA.ToString() +
+                       R"(
     path: /models/llama3
   # the tokenizer never moves
-  - ref: acme/tok@)" + kB.ToString() + R"(
+  - ref: acme/tok@)" + kB.ToString() +
+                       R"(
     path: models/tok
 )");
   // A second lock replaces the digest in place, comment included.
@@ -115,7 +117,7 @@ volumes:
                     "\"" + kA.ToString() + "\"  # locked by CI");
   auto again = ParseSpec(commented, "sealvol.yaml", "/srv/chat");
   ASSERT_TRUE(again.has_value()) << again.error().ToString();
-  auto twice = ApplyPins(commented, *again, {{0, kB}}, "/srv/chat");
+  auto twice = ApplyPins(*again, {{0, kB}});
   ASSERT_TRUE(twice.has_value()) << twice.error().ToString();
   EXPECT_NE(twice->find("    digest: " + kB.ToString() + "  # locked by CI\n"),
             std::string::npos)
@@ -130,12 +132,12 @@ TEST(SpecTest, AnEmptyDigestIsFilledAndFlowStyleIsRefused) {
   auto spec = ParseSpec(text, "s.yaml", "/");
   ASSERT_TRUE(spec.has_value()) << spec.error().ToString();
   EXPECT_FALSE(spec->volumes[0].Pinned().has_value());
-  auto out = ApplyPins(text, *spec, {{0, kA}}, "/");
+  auto out = ApplyPins(*spec, {{0, kA}});
   ASSERT_TRUE(out.has_value()) << out.error().ToString();
   EXPECT_NE(out->find("    digest: " + kA.ToString() + "   # soon\n"),
             std::string::npos)
       << *out;
-  auto flow = ApplyPins(text, *spec, {{1, kA}}, "/");
+  auto flow = ApplyPins(*spec, {{1, kA}});
   ASSERT_FALSE(flow.has_value());
   EXPECT_NE(flow.error().message().find("s.yaml:6: volumes[1]: written in "
                                         "flow style"),
