@@ -38,9 +38,9 @@ Status DoLock(const Globals& g, const DeployArgs& a, bool check) {
       } else {
         auto tag = repo.GetTag(v.ref.volume, v.ref.tag);
         if (!tag) {
-          return Status(tag.error().code(),
-                        spec.file + ":" + std::to_string(v.line) + ": " +
-                            tag.error().message());
+          return Status(tag.error().code(), spec.file + ":" +
+                                                std::to_string(v.line) + ": " +
+                                                tag.error().message());
         }
         want = *tag;
       }
@@ -48,15 +48,14 @@ Status DoLock(const Globals& g, const DeployArgs& a, bool check) {
       std::optional<Digest> now = v.Pinned();
       if (now != want) {
         Change c{i, now, want, 0};
-        SV_ASSIGN_OR_RETURN(c.added,
-                            AddedBytes(repo, v.ref.volume, now, want));
+        SV_ASSIGN_OR_RETURN(c.added, AddedBytes(repo, v.ref.volume, now, want));
         changes.push_back(c);
       }
       if (check) continue;
       bool recorded = false;
       for (const auto& p : pins) {
-        recorded |= p.path == v.path && p.volume == v.ref.volume &&
-                    p.digest == want;
+        recorded |=
+            p.path == v.path && p.volume == v.ref.volume && p.digest == want;
       }
       if (!recorded) {
         SV_RETURN_IF_ERROR(repo.SetPin(spec.deployment, v.path, v.ref.volume,
@@ -99,7 +98,7 @@ Status DoLock(const Globals& g, const DeployArgs& a, bool check) {
                     : check         ? a.spec + " is not locked: " +
                                   std::to_string(changes.size()) +
                                   " volume(s) would change"
-                                    : "locked " + a.spec + ": " +
+                            : "locked " + a.spec + ": " +
                                   std::to_string(changes.size()) +
                                   " volume(s) changed; run `sealvol up` to "
                                   "deploy")
@@ -115,10 +114,14 @@ Status DoLock(const Globals& g, const DeployArgs& a, bool check) {
 // The spec volume VOLUME names (a volume name or a path); the only one when
 // none is named.
 Result<size_t> PickVolume(const Spec& spec, const std::string& which) {
+  // A relative path is taken from the spec's directory, as in the spec.
+  std::string path =
+      which.empty() || which[0] == '/' ? which : spec.base_dir + "/" + which;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::vector<size_t> hits;
   for (size_t i = 0; i < spec.volumes.size(); ++i) {
     const SpecVolume& v = spec.volumes[i];
-    if (which.empty() || v.ref.volume == which || v.path == which) {
+    if (which.empty() || v.ref.volume == which || v.path == path) {
       hits.push_back(i);
     }
   }
@@ -129,9 +132,10 @@ Result<size_t> PickVolume(const Spec& spec, const std::string& which) {
     return NotFound(spec.file + " has no volume '" + which +
                     "'; it has:" + names);
   }
-  return InvalidArgument("name the volume to roll back (a volume name or a "
-                         "path); " +
-                         spec.file + " has:" + names);
+  return InvalidArgument(
+      "name the volume to roll back (a volume name or a "
+      "path); " +
+      spec.file + " has:" + names);
 }
 
 Status DoRollback(const Globals& g, const DeployArgs& a,
@@ -174,9 +178,8 @@ Status DoRollback(const Globals& g, const DeployArgs& a,
               << (from ? from->Short() : std::string("(unpinned)")) << " -> "
               << to->Short() << "\n";
     if (!g.quiet) {
-      std::cerr << "rolled back " << v.ref.volume << " in " << a.spec
-                << " to " << to->ToString()
-                << "; run `sealvol up` to redeploy\n";
+      std::cerr << "rolled back " << v.ref.volume << " in " << a.spec << " to "
+                << to->ToString() << "; run `sealvol up` to redeploy\n";
     }
   }
   return Status::Ok();
@@ -217,8 +220,9 @@ void RegisterRollback(CLI::App& app, Globals& g) {
                   "the spec has more than one). One argument is the spec "
                   "when it names a file or ends in .yaml/.yml")
       ->expected(0, 2);
-  cmd->add_option("--to", *to, "Roll back to this digest (a version of the "
-                               "volume)");
+  cmd->add_option("--to", *to,
+                  "Roll back to this digest (a version of the "
+                  "volume)");
   cmd->add_flag("--json", g.json, "Print what changed as JSON");
   cmd->callback([&g, a, pos, to] {
     std::string which;

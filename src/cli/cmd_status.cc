@@ -80,8 +80,8 @@ Status DoStatus(const Globals& g, const DeployArgs& a) {
       row["mounted"] = live ? OptJson(linked) : json();
       if (auto target = v.Pinned()) {
         uint64_t cached = 0, total = 0;
-        SV_RETURN_IF_ERROR(CacheFill(repo, v.ref.volume, *target,
-                                     a.CacheDir(), &cached, &total));
+        SV_RETURN_IF_ERROR(CacheFill(repo, v.ref.volume, *target, a.CacheDir(),
+                                     &cached, &total));
         row["cache_bytes"] = cached;
         row["total_bytes"] = total;
       }
@@ -98,8 +98,7 @@ Status DoStatus(const Globals& g, const DeployArgs& a) {
   }
   std::cout << "deployment " << spec.deployment << " (" << a.spec << ")\n";
   auto shorten = [](const json& d) {
-    return d.is_null() ? std::string("-")
-                       : d.get<std::string>().substr(7, 12);
+    return d.is_null() ? std::string("-") : d.get<std::string>().substr(7, 12);
   };
   for (const auto& r : rows) {
     std::cout << "  " << r["path"].get<std::string>() << "  "

@@ -19,7 +19,7 @@ using json = nlohmann::json;
 struct Step {
   size_t index;
   Digest digest;
-  std::optional<Digest> before;    // what the path linked to
+  std::optional<Digest> before;   // what the path linked to
   std::vector<std::string> warm;  // files the new version adds (--warm)
   uint64_t warmed = 0;
 };
@@ -167,12 +167,13 @@ Status DoUp(const Globals& g, const DeployArgs& a, bool resolve, bool warm) {
     json list = json::array();
     for (const auto& s : steps) {
       const SpecVolume& v = spec.volumes[s.index];
-      list.push_back({{"volume", v.ref.volume},
-                      {"path", v.path},
-                      {"digest", s.digest.ToString()},
-                      {"before", s.before ? json(s.before->ToString()) : json()},
-                      {"mount", MountDirFor(dep_dir, s.digest)},
-                      {"warmed_bytes", s.warmed}});
+      list.push_back(
+          {{"volume", v.ref.volume},
+           {"path", v.path},
+           {"digest", s.digest.ToString()},
+           {"before", s.before ? json(s.before->ToString()) : json()},
+           {"mount", MountDirFor(dep_dir, s.digest)},
+           {"warmed_bytes", s.warmed}});
     }
     PrintJson({{"deployment", spec.deployment},
                {"volumes", list},

@@ -1,10 +1,9 @@
 #include "cli/deploy_common.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fcntl.h>
 
 #include <iostream>
 #include <map>
@@ -45,8 +44,7 @@ Status CheckVersion(Repository& repo, const Spec& spec, const SpecVolume& v,
 namespace {
 
 // Every chunk (digest → stored size) of a version.
-Result<std::map<Digest, uint64_t>> Chunks(BlobStore& blobs,
-                                          const Manifest& m,
+Result<std::map<Digest, uint64_t>> Chunks(BlobStore& blobs, const Manifest& m,
                                           const std::set<Digest>& skip_files) {
   std::map<Digest, uint64_t> out;
   for (const auto& e : m.entries) {
@@ -119,8 +117,8 @@ Status MountDaemon(const Globals& g, const std::string& volume,
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   if (code == 0) return Status::Ok();
-  std::string msg = "mounting " + volume + "@" + digest.Short() + " at " +
-                    dir + " failed (see above)";
+  std::string msg = "mounting " + volume + "@" + digest.Short() + " at " + dir +
+                    " failed (see above)";
   switch (code) {
     case kExitUsage:
       return InvalidArgument(msg);

@@ -41,8 +41,9 @@ Status SwapSymlink(const std::string& link, const std::string& target) {
   struct stat st;
   if (lstat(link.c_str(), &st) == 0 && !S_ISLNK(st.st_mode)) {
     return FailedPrecondition(
-        link + " exists and is not a symlink; sealvol mounts a deployment's "
-               "paths as symlinks and will not replace it (move it away)");
+        link +
+        " exists and is not a symlink; sealvol mounts a deployment's "
+        "paths as symlinks and will not replace it (move it away)");
   }
   size_t slash = link.rfind('/');
   if (slash != std::string::npos && slash > 0) {
