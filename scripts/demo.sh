@@ -8,11 +8,14 @@ SV="$BUILD/sealvol"
 GEN="$BUILD/sealvol-genmodel"
 WORK=${DEMO_DIR:-demo-work}
 # A mount left by an interrupted run would stop rm; detach it first.
-umount -l "$WORK/mnt" 2>/dev/null || fusermount3 -u -z "$WORK/mnt" 2>/dev/null || true
+for mp in "$WORK/mnt" $(awk -v w="$WORK/state/" 'index($2, w) {print $2}' /proc/mounts); do
+  umount -l "$mp" 2>/dev/null || fusermount3 -u -z "$mp" 2>/dev/null || true
+done
 rm -rf "$WORK"
 mkdir -p "$WORK"
-trap '"$SV" umount "$WORK/mnt" --lazy -q 2>/dev/null || true' EXIT
-export SEALVOL_HOME="$WORK/store"
+trap '"$SV" umount "$WORK/mnt" --lazy -q 2>/dev/null || true
+      "$SV" down "$WORK/deploy/sealvol.yaml" -q 2>/dev/null || true' EXIT
+export SEALVOL_HOME="$WORK/store" SEALVOL_STATE_DIR="$WORK/state"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { printf '$ %s\n' "$*" >&2; "$@"; }
 
@@ -80,5 +83,29 @@ run "$SV" --store "$WORK/laptop" copy "$url::demo/tiny-llm:prod" local::
 run "$SV" --remote "$url" history demo/tiny-llm:prod
 kill "$server"
 wait "$server" 2>/dev/null || true
+
+say "11. Deploy: pin prod's digest in a spec, mount it, roll back to v1"
+if [ -e /dev/fuse ]; then
+  mkdir -p "$WORK/deploy"
+  cat >"$WORK/deploy/sealvol.yaml" <<'YAML'
+# what this service runs
+deployment: chat-demo
+volumes:
+  - ref: demo/tiny-llm:prod   # the team moves prod; replicas mount the digest below
+    path: models/tiny-llm
+YAML
+  run "$SV" lock "$WORK/deploy/sealvol.yaml"
+  run cat "$WORK/deploy/sealvol.yaml"
+  run "$SV" up "$WORK/deploy/sealvol.yaml"
+  run "$SV" status "$WORK/deploy/sealvol.yaml"
+  run "$SV" rollback "$WORK/deploy/sealvol.yaml" --to "$D1"
+  run "$SV" up "$WORK/deploy/sealvol.yaml"
+  run sha256sum "$WORK/deploy/models/tiny-llm/$shard" "$WORK/model-v1/$shard"
+  echo "   the path now serves v1 again; prod still points at v2:"
+  run "$SV" versions demo/tiny-llm
+  run "$SV" down "$WORK/deploy/sealvol.yaml"
+else
+  echo "   (skipped: this machine has no /dev/fuse)"
+fi
 
 say "Done. The store is in $WORK/store; try: $SV --store $WORK/store versions demo/tiny-llm"

@@ -1,6 +1,7 @@
 #include "cli/deploy_common.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,25 @@
 #include "store/blob_reader.h"
 
 namespace sealvol::cli {
+
+namespace {
+
+std::string Absolute(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) == nullptr) return path;
+  return std::string(cwd) + "/" + path;
+}
+
+}  // namespace
+
+std::string DeployArgs::StateDir() const {
+  return Absolute(state_dir.empty() ? DefaultStateDir() : state_dir);
+}
+
+std::string DeployArgs::CacheDir() const {
+  return Absolute(cache_dir.empty() ? DefaultCacheDir() : cache_dir);
+}
 
 void AddSpecArg(CLI::App* cmd, DeployArgs* a) {
   cmd->add_option("SPEC", a->spec,

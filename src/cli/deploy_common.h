@@ -22,12 +22,10 @@ struct DeployArgs {
   std::string spec = kDefaultSpec;
   std::string state_dir;  // empty: DefaultStateDir()
   std::string cache_dir;  // empty: DefaultCacheDir()
-  std::string StateDir() const {
-    return state_dir.empty() ? DefaultStateDir() : state_dir;
-  }
-  std::string CacheDir() const {
-    return cache_dir.empty() ? DefaultCacheDir() : cache_dir;
-  }
+  // Both absolute: symlinks point into the state dir, and mount daemons
+  // outlive the directory they were started from.
+  std::string StateDir() const;
+  std::string CacheDir() const;
 };
 void AddSpecArg(CLI::App* cmd, DeployArgs* a);
 void AddNodeArgs(CLI::App* cmd, DeployArgs* a);
