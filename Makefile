@@ -57,6 +57,7 @@ bench:
 	bench/run.sh $(BUILD)
 	bench/mount.sh $(BUILD)
 	bench/remote.sh $(BUILD)
+	bench/deploy.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
