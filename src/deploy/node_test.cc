@@ -2,8 +2,8 @@
 // refusing to replace anything that is not a symlink.
 #include "deploy/node.h"
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>

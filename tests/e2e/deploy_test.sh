@@ -32,6 +32,12 @@ mounts() { grep -c " $WORK/state/" /proc/mounts; }
 expect_exit 2 sv up
 expect_contains "unpinned names the line" "$ERR" "sealvol.yaml:4: acme/llm:prod"
 expect_eq "nothing mounted" "$(mounts)" "0"
+expect_exit 0 sv up --resolve --json
+expect_eq "--resolve mounts the tag's version" "$(sum "models/llm/$shard")" "$want1"
+expect_contains "--resolve does not pin" "$(cat sealvol.yaml)" "  - ref: acme/llm:prod    # the team follows prod
+    path: models/llm"
+expect_exit 0 sv down
+for _ in $(seq 1 100); do [ "$(mounts)" == "0" ] && break; sleep 0.1; done
 
 # --- lock writes the digest, keeps comments, records the pin ---------------
 expect_exit 0 sv lock --json
