@@ -27,17 +27,12 @@ Status CacheFill(Repository& repo, const std::string& volume,
                  uint64_t* cached, uint64_t* total) {
   SV_ASSIGN_OR_RETURN(BlobStore * blobs, repo.Blobs(volume));
   SV_ASSIGN_OR_RETURN(Manifest m, repo.LoadManifest(volume, digest));
-  std::set<Digest> seen;
-  for (const auto& e : m.entries) {
-    if (e.type != EntryType::kFile || e.size == 0) continue;
-    SV_ASSIGN_OR_RETURN(auto chunks, FileChunks(*blobs, e));
-    for (const auto& c : chunks) {
-      if (!seen.insert(c.digest).second) continue;
-      *total += c.length;
-      struct stat st;
-      std::string p = NodeCache::ChunkPath(cache_dir, c.digest);
-      if (stat(p.c_str(), &st) == 0) *cached += c.length;
-    }
+  SV_ASSIGN_OR_RETURN(auto chunks, VersionChunks(*blobs, m, {}));
+  for (const auto& [digest, length] : chunks) {
+    *total += length;
+    struct stat st;
+    std::string p = NodeCache::ChunkPath(cache_dir, digest);
+    if (stat(p.c_str(), &st) == 0) *cached += length;
   }
   return Status::Ok();
 }

@@ -61,11 +61,8 @@ Status CheckVersion(Repository& repo, const Spec& spec, const SpecVolume& v,
                   digest.ToString() + " is not a version of " + v.ref.volume);
 }
 
-namespace {
-
-// Every chunk (digest → stored size) of a version.
-Result<std::map<Digest, uint64_t>> Chunks(BlobStore& blobs, const Manifest& m,
-                                          const std::set<Digest>& skip_files) {
+Result<std::map<Digest, uint64_t>> VersionChunks(
+    BlobStore& blobs, const Manifest& m, const std::set<Digest>& skip_files) {
   std::map<Digest, uint64_t> out;
   for (const auto& e : m.entries) {
     if (e.type != EntryType::kFile || e.size == 0) continue;
@@ -76,8 +73,6 @@ Result<std::map<Digest, uint64_t>> Chunks(BlobStore& blobs, const Manifest& m,
   return out;
 }
 
-}  // namespace
-
 Result<uint64_t> AddedBytes(Repository& repo, const std::string& volume,
                             const std::optional<Digest>& from,
                             const Digest& to) {
@@ -87,13 +82,13 @@ Result<uint64_t> AddedBytes(Repository& repo, const std::string& volume,
   std::set<Digest> same_files;
   if (from && *from != to) {
     SV_ASSIGN_OR_RETURN(Manifest prev, repo.LoadManifest(volume, *from));
-    SV_ASSIGN_OR_RETURN(before, Chunks(*blobs, prev, {}));
+    SV_ASSIGN_OR_RETURN(before, VersionChunks(*blobs, prev, {}));
     for (const auto& e : prev.entries) same_files.insert(e.sha256);
   } else if (from) {
     return uint64_t{0};
   }
   // Files whose whole content the old version has add nothing.
-  SV_ASSIGN_OR_RETURN(auto after, Chunks(*blobs, next, same_files));
+  SV_ASSIGN_OR_RETURN(auto after, VersionChunks(*blobs, next, same_files));
   uint64_t added = 0;
   for (const auto& [d, len] : after) {
     if (!before.count(d)) added += len;

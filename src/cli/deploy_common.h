@@ -6,7 +6,9 @@
 #ifndef SEALVOL_CLI_DEPLOY_COMMON_H_
 #define SEALVOL_CLI_DEPLOY_COMMON_H_
 
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "cli/context.h"
@@ -37,6 +39,11 @@ std::string Label(const SpecVolume& v);
 // volume.
 Status CheckVersion(Repository& repo, const Spec& spec, const SpecVolume& v,
                     const Digest& digest);
+
+// Every distinct chunk (digest → length) of the files in `m`, skipping
+// files whose sha256 is in `skip_files`.
+Result<std::map<Digest, uint64_t>> VersionChunks(
+    BlobStore& blobs, const Manifest& m, const std::set<Digest>& skip_files);
 
 // The bytes of the chunks `to` names that `from` does not (all of
 // `to`'s when `from` is empty): what a node fetches to switch.
