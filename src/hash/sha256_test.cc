@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "hash/hmac.h"
+
 namespace sealvol {
 namespace {
 
@@ -27,4 +29,11 @@ TEST(Sha256Test, IncrementalEqualsOneShotAndResets) {
 }
 
 }  // namespace
+// RFC 4231, test case 2.
+TEST(HmacTest, MatchesRfc4231) {
+  EXPECT_EQ(HexEncode(HmacSha256("Jefe", "what do ya want for nothing?")),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(HexEncode(std::string("\x00\xff", 2)), "00ff");
+}
+
 }  // namespace sealvol
