@@ -8,7 +8,8 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev 
   libfuse3-dev fuse3
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev)
-test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3 curl openssl)
+test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3 curl openssl
+  ceph-mon ceph-osd radosgw ceph-common)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl)
 

@@ -10,7 +10,8 @@ namespace sealvol {
 namespace {
 
 std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -67,8 +68,8 @@ std::string Signature(const std::string& canonical_request,
   std::string to_sign = "AWS4-HMAC-SHA256\n" + scope.amz_date + "\n" +
                         CredentialScope(scope) + "\n" +
                         Sha256::Of(canonical_request).Hex();
-  std::string key = HmacSha256("AWS4" + creds.secret_key,
-                               scope.amz_date.substr(0, 8));
+  std::string key =
+      HmacSha256("AWS4" + creds.secret_key, scope.amz_date.substr(0, 8));
   key = HmacSha256(key, scope.region);
   key = HmacSha256(key, scope.service);
   key = HmacSha256(key, "aws4_request");
@@ -115,9 +116,8 @@ HttpFields SignV4(const SigV4Request& r, const AwsCredentials& creds,
   std::string sig = Signature(CanonicalRequest(r, all), creds, scope);
   add.emplace_back("Authorization",
                    "AWS4-HMAC-SHA256 Credential=" + creds.access_key + "/" +
-                       CredentialScope(scope) +
-                       ",SignedHeaders=" + SignedHeaders(Canonical(all)) +
-                       ",Signature=" + sig);
+                       CredentialScope(scope) + ",SignedHeaders=" +
+                       SignedHeaders(Canonical(all)) + ",Signature=" + sig);
   return add;
 }
 
@@ -129,9 +129,8 @@ std::string PresignV4(const SigV4Request& r, const AwsCredentials& creds,
   q.query.emplace_back("X-Amz-Credential",
                        creds.access_key + "/" + CredentialScope(scope));
   q.query.emplace_back("X-Amz-Date", scope.amz_date);
-  q.query.emplace_back(
-      "X-Amz-Expires",
-      std::to_string(std::clamp<int64_t>(expires_seconds, 1, 604800)));
+  q.query.emplace_back("X-Amz-Expires", std::to_string(std::clamp<int64_t>(
+                                            expires_seconds, 1, 604800)));
   q.query.emplace_back("X-Amz-SignedHeaders", "host");
   if (!creds.session_token.empty()) {
     q.query.emplace_back("X-Amz-Security-Token", creds.session_token);

@@ -31,9 +31,9 @@ using HttpFields = std::vector<std::pair<std::string, std::string>>;
 
 struct SigV4Request {
   std::string method = "GET";
-  std::string host;   // as sent in Host (with ":port" when not default)
-  std::string path;   // decoded object path, e.g. "/bucket/key name"
-  HttpFields query;   // decoded names and values
+  std::string host;    // as sent in Host (with ":port" when not default)
+  std::string path;    // decoded object path, e.g. "/bucket/key name"
+  HttpFields query;    // decoded names and values
   HttpFields headers;  // extra headers to sign (Range, ...); not Host
   // Hex SHA-256 of the body, or "UNSIGNED-PAYLOAD".
   std::string payload_sha256 =

@@ -52,7 +52,8 @@ TEST(SigV4Test, CanonicalRequestEncodesSortsAndTrims) {
   r.path = "/b/a key+é";
   r.query = {{"prefix", "models/x y"}, {"list-type", "2"}};
   r.headers = {{"X-Amz-Meta-B", "  two   words "}};
-  std::string c = CanonicalRequest(r, {{"host", "h"}, {"X-Amz-Meta-B", "  two   words "}});
+  std::string c =
+      CanonicalRequest(r, {{"host", "h"}, {"X-Amz-Meta-B", "  two   words "}});
   EXPECT_EQ(c,
             "GET\n/b/a%20key%2B%C3%A9\nlist-type=2&prefix=models%2Fx%20y\n"
             "host:h\nx-amz-meta-b:two words\n\nhost;x-amz-meta-b\n"
