@@ -8,6 +8,7 @@
 
 #include "client/http_client.h"
 #include "hash/sha256.h"
+#include "sources/s3_client.h"
 #include "sources/sigv4.h"
 
 namespace sealvol {
@@ -44,7 +45,8 @@ class RgwTest : public ::testing::Test {
   // Signs and sends; `path` and `query` decoded.
   HttpResponse Send(const std::string& method, const std::string& path,
                     const HttpFields& query = {}, const std::string& body = "",
-                    HttpFields headers = {}, const AwsCredentials* creds = nullptr,
+                    HttpFields headers = {},
+                    const AwsCredentials* creds = nullptr,
                     const std::string& payload_hash = "") {
     SigV4Request r;
     r.method = method;
@@ -55,10 +57,8 @@ class RgwTest : public ::testing::Test {
     r.payload_sha256 =
         payload_hash.empty() ? Sha256::Of(body).Hex() : payload_hash;
     SigV4Scope scope{"us-east-1", "s3", AmzNow()};
-    HttpFields signed_headers =
-        SignV4(r, creds ? *creds : creds_, scope);
-    headers.insert(headers.end(), signed_headers.begin(),
-                   signed_headers.end());
+    HttpFields signed_headers = SignV4(r, creds ? *creds : creds_, scope);
+    headers.insert(headers.end(), signed_headers.begin(), signed_headers.end());
     auto resp = http_->Send(method, Target(path, query), body, headers);
     EXPECT_TRUE(resp.has_value());
     return resp ? *resp : HttpResponse{};
@@ -96,20 +96,21 @@ TEST_F(RgwTest, SignedRequestsWorkAndBadOnesAreRefused) {
   EXPECT_EQ(odd.body, "contents of models/dir/a key+é.bin");
 
   // A listing in pages of two, under a prefix.
-  auto page1 = Send("GET", "/sigv4-test/",
-                    {{"list-type", "2"}, {"max-keys", "2"},
-                     {"prefix", "models/"}});
+  auto page1 =
+      Send("GET", "/sigv4-test/",
+           {{"list-type", "2"}, {"max-keys", "2"}, {"prefix", "models/"}});
   ASSERT_EQ(page1.status, 200) << page1.body;
   EXPECT_NE(page1.body.find("<IsTruncated>true</IsTruncated>"),
             std::string::npos);
   size_t at = page1.body.find("<NextContinuationToken>");
   ASSERT_NE(at, std::string::npos);
   at += std::string("<NextContinuationToken>").size();
-  std::string token =
-      page1.body.substr(at, page1.body.find('<', at) - at);
+  std::string token = page1.body.substr(at, page1.body.find('<', at) - at);
   auto page2 = Send("GET", "/sigv4-test/",
-                    {{"list-type", "2"}, {"max-keys", "2"},
-                     {"prefix", "models/"}, {"continuation-token", token}});
+                    {{"list-type", "2"},
+                     {"max-keys", "2"},
+                     {"prefix", "models/"},
+                     {"continuation-token", token}});
   ASSERT_EQ(page2.status, 200) << page2.body;
   EXPECT_NE(page2.body.find("<Key>models/dir/a key+é.bin</Key>"),
             std::string::npos)
@@ -144,6 +145,41 @@ TEST_F(RgwTest, PresignedUrlsWorkWithoutCredentialsUntilTampered) {
   auto refused = http_->Send("GET", "/presign-test/w.bin?" + bad);
   ASSERT_TRUE(refused.has_value());
   EXPECT_EQ(refused->status, 403);
+}
+
+TEST_F(RgwTest, S3ClientListsEveryPageReadsRangesAndNamesErrors) {
+  ASSERT_EQ(Send("PUT", "/client-test").status, 200);
+  for (int i = 0; i < 5; ++i) {
+    std::string key = "/client-test/ckpt/shard-" + std::to_string(i);
+    ASSERT_EQ(Send("PUT", key, {}, "shard " + std::to_string(i)).status, 200);
+  }
+  ASSERT_EQ(Send("PUT", "/client-test/elsewhere", {}, "x").status, 200);
+  S3Options o;
+  o.endpoint = endpoint_;
+  o.creds = creds_;
+  o.retry_for = std::chrono::milliseconds(0);
+  S3Client client(o, "client-test");
+  auto all = client.List("ckpt/", 2);  // three pages
+  ASSERT_TRUE(all.has_value()) << all.error().ToString();
+  ASSERT_EQ(all->size(), 5u);
+  EXPECT_EQ((*all)[4].key, "ckpt/shard-4");
+  EXPECT_EQ((*all)[4].size, 7u);
+  EXPECT_EQ((*all)[4].etag.size(), 32u);
+  auto part = client.GetRange("ckpt/shard-3", 2, 4);
+  ASSERT_TRUE(part.has_value()) << part.error().ToString();
+  EXPECT_EQ(*part, "ard ");
+
+  auto missing = client.GetRange("ckpt/none", 0, 4);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), StatusCode::kNotFound);
+  S3Options wrong = o;
+  wrong.creds.secret_key = "not-the-secret";
+  auto denied = S3Client(wrong, "client-test").List("ckpt/");
+  ASSERT_FALSE(denied.has_value());
+  EXPECT_EQ(denied.error().code(), StatusCode::kPermissionDenied);
+  EXPECT_NE(denied.error().message().find("SignatureDoesNotMatch"),
+            std::string::npos);
+  EXPECT_EQ(denied.error().message().find("not-the-secret"), std::string::npos);
 }
 
 }  // namespace

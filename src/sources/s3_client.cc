@@ -1,0 +1,265 @@
+#include "sources/s3_client.h"
+
+#include <cstdlib>
+#include <ctime>
+
+namespace sealvol {
+namespace {
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string AmzNow() {
+  char buf[32];
+  time_t now = time(nullptr);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+// XML text with the five predefined entities and numeric references
+// decoded. nullopt on a malformed reference.
+std::optional<std::string> XmlText(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out += s[i];
+      continue;
+    }
+    size_t semi = s.find(';', i);
+    if (semi == std::string_view::npos || semi - i > 10) return std::nullopt;
+    std::string_view ent = s.substr(i + 1, semi - i - 1);
+    if (ent == "amp") out += '&';
+    else if (ent == "lt") out += '<';
+    else if (ent == "gt") out += '>';
+    else if (ent == "quot") out += '"';
+    else if (ent == "apos") out += '\'';
+    else if (ent.size() > 1 && ent[0] == '#') {
+      bool hex = ent[1] == 'x';
+      std::string digits(ent.substr(hex ? 2 : 1));
+      if (digits.empty()) return std::nullopt;
+      char* end = nullptr;
+      unsigned long cp = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
+      if (*end != '\0' || cp == 0 || cp > 0x10FFFF) return std::nullopt;
+      if (cp < 0x80) {
+        out += static_cast<char>(cp);
+      } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+      }
+    } else {
+      return std::nullopt;
+    }
+    i = semi;
+  }
+  return out;
+}
+
+// The text of the first <tag>…</tag> in `s` (nullopt when absent).
+std::optional<std::string_view> Element(std::string_view s,
+                                        std::string_view tag) {
+  std::string open = "<" + std::string(tag) + ">";
+  std::string close = "</" + std::string(tag) + ">";
+  size_t a = s.find(open);
+  if (a == std::string_view::npos) return std::nullopt;
+  a += open.size();
+  size_t b = s.find(close, a);
+  if (b == std::string_view::npos) return std::nullopt;
+  return s.substr(a, b - a);
+}
+
+std::string Unquote(std::string s) {
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
+    return s.substr(1, s.size() - 2);
+  }
+  return s;
+}
+
+}  // namespace
+
+void CredentialsFromEnvironment(S3Options* o) {
+  if (!Env("AWS_ACCESS_KEY_ID").empty()) {
+    o->creds.access_key = Env("AWS_ACCESS_KEY_ID");
+    o->creds.secret_key = Env("AWS_SECRET_ACCESS_KEY");
+    o->creds.session_token = Env("AWS_SESSION_TOKEN");
+  }
+  if (!Env("AWS_REGION").empty()) {
+    o->region = Env("AWS_REGION");
+  } else if (!Env("AWS_DEFAULT_REGION").empty()) {
+    o->region = Env("AWS_DEFAULT_REGION");
+  }
+}
+
+Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
+  if (xml.find("<ListBucketResult") == std::string_view::npos) {
+    return Corruption("not a ListObjectsV2 answer");
+  }
+  S3ListPage page;
+  auto bad = [] { return Corruption("malformed ListObjectsV2 answer"); };
+  if (auto t = Element(xml, "IsTruncated")) page.truncated = *t == "true";
+  if (auto t = Element(xml, "NextContinuationToken")) {
+    auto text = XmlText(*t);
+    if (!text) return bad();
+    page.next_token = *text;
+  }
+  if (page.truncated && page.next_token.empty()) {
+    return Corruption("a truncated listing without a continuation token");
+  }
+  size_t pos = 0;
+  for (;;) {
+    size_t a = xml.find("<Contents>", pos);
+    if (a == std::string_view::npos) break;
+    size_t b = xml.find("</Contents>", a);
+    if (b == std::string_view::npos) return bad();
+    std::string_view c = xml.substr(a, b - a);
+    pos = b + 1;
+    S3Object o;
+    auto key = Element(c, "Key");
+    auto size = Element(c, "Size");
+    if (!key || !size) return bad();
+    auto k = XmlText(*key);
+    if (!k || k->empty()) return bad();
+    o.key = *k;
+    std::string digits(*size);
+    if (digits.empty() || digits.size() > 19 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      return bad();
+    }
+    o.size = std::strtoull(digits.c_str(), nullptr, 10);
+    if (auto e = Element(c, "ETag")) {
+      auto t = XmlText(*e);
+      if (!t) return bad();
+      o.etag = Unquote(*t);
+    }
+    if (auto s = Element(c, "ChecksumSHA256")) o.checksum_sha256 = *s;
+    if (auto m = Element(c, "LastModified")) o.last_modified = *m;
+    page.objects.push_back(std::move(o));
+  }
+  return page;
+}
+
+S3Client::S3Client(S3Options options, std::string bucket)
+    : options_(std::move(options)), bucket_(std::move(bucket)) {
+  std::string ep = options_.endpoint;
+  while (!ep.empty() && ep.back() == '/') ep.pop_back();
+  size_t scheme = ep.find("://");
+  std::string host = scheme == std::string::npos ? ep : ep.substr(scheme + 3);
+  std::string prefix = scheme == std::string::npos ? "https://"
+                                                   : ep.substr(0, scheme + 3);
+  HttpClientOptions ho;
+  ho.retry_for = options_.retry_for;
+  if (options_.path_style) {
+    host_ = host;
+    path_prefix_ = "/" + bucket_;
+  } else {
+    host_ = bucket_ + "." + host;
+  }
+  ho.base_url = prefix + host_;
+  http_ = std::make_unique<HttpClient>(ho);
+}
+
+Result<HttpResponse> S3Client::Send(const std::string& method,
+                                    const std::string& key,
+                                    const HttpFields& query,
+                                    HttpFields headers) {
+  SigV4Request r;
+  r.method = method;
+  r.host = host_;
+  r.path = path_prefix_ + "/" + key;
+  r.query = query;
+  r.headers = headers;
+  if (!options_.anonymous) {
+    HttpFields sig =
+        SignV4(r, options_.creds, {options_.region, "s3", AmzNow()});
+    headers.insert(headers.end(), sig.begin(), sig.end());
+  }
+  std::string target = UriEncode(r.path, false);
+  std::string q;
+  for (const auto& [k, v] : query) {
+    q += (q.empty() ? "?" : "&") + UriEncode(k, true) + "=" +
+         UriEncode(v, true);
+  }
+  return http_->Send(method, target + q, {}, headers);
+}
+
+Status S3Client::ErrorFrom(const HttpResponse& r,
+                           const std::string& what) const {
+  std::string code(Element(r.body, "Code").value_or(""));
+  std::string msg = what + ": HTTP " + std::to_string(r.status) +
+                    (code.empty() ? "" : " " + code);
+  switch (r.status) {
+    case 401:
+    case 403:
+      return PermissionDenied(
+          msg + (code == "SignatureDoesNotMatch"
+                     ? " (check the secret key and the region)"
+                 : code == "InvalidAccessKeyId"
+                     ? " (the access key is not known to " + options_.endpoint +
+                           ")"
+                     : " (check the credentials, or --no-sign for a public "
+                       "bucket)"));
+    case 404:
+      return NotFound(msg);
+    default:
+      return IOError(msg);
+  }
+}
+
+Result<std::vector<S3Object>> S3Client::List(const std::string& prefix,
+                                             int page_size) {
+  std::vector<S3Object> out;
+  std::string token;
+  for (int page = 0;; ++page) {
+    HttpFields q = {{"list-type", "2"},
+                    {"max-keys", std::to_string(page_size)},
+                    {"prefix", prefix}};
+    if (!token.empty()) q.emplace_back("continuation-token", token);
+    SV_ASSIGN_OR_RETURN(HttpResponse r, Send("GET", "", q, {}));
+    std::string what = "list s3://" + bucket_ + "/" + prefix;
+    if (r.status != 200) return ErrorFrom(r, what);
+    auto parsed = ParseListObjectsV2(r.body);
+    if (!parsed) return Corruption(what + ": " + parsed.error().message());
+    for (auto& o : parsed->objects) out.push_back(std::move(o));
+    if (!parsed->truncated) break;
+    if (parsed->next_token == token) {
+      return Corruption(what + ": the store repeated a continuation token");
+    }
+    token = parsed->next_token;
+  }
+  return out;
+}
+
+Result<std::string> S3Client::GetRange(const std::string& key,
+                                       uint64_t offset, uint64_t length) {
+  std::string what = "s3://" + bucket_ + "/" + key;
+  if (length == 0) return std::string();
+  SV_ASSIGN_OR_RETURN(
+      HttpResponse r,
+      Send("GET", key, {},
+           {{"Range", "bytes=" + std::to_string(offset) + "-" +
+                          std::to_string(offset + length - 1)}}));
+  if (r.status == 200 && offset == 0 && r.body.size() > length) {
+    r.body.resize(length);  // the store ignored the range
+  }
+  if (r.status == 206 || (r.status == 200 && offset == 0)) {
+    if (r.body.size() > length) {
+      return Corruption(what + ": the store sent more than the range asked");
+    }
+    return std::move(r.body);
+  }
+  return ErrorFrom(r, what);
+}
+
+}  // namespace sealvol

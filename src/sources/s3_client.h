@@ -1,0 +1,78 @@
+// S3Client: the reads sealvol needs from an S3-compatible store (AWS S3,
+// R2, CoreWeave, GCS interoperability, Ceph RGW): paginated ListObjectsV2
+// under a prefix and ranged GETs, signed with SigV4 (or anonymous).
+// Errors name the bucket and key and the store's own error code, never the
+// credentials.
+//
+// Thread safety: safe for concurrent use (HttpClient is).
+#ifndef SEALVOL_SOURCES_S3_CLIENT_H_
+#define SEALVOL_SOURCES_S3_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "client/http_client.h"
+#include "sources/sigv4.h"
+
+namespace sealvol {
+
+struct S3Options {
+  std::string endpoint = "https://s3.amazonaws.com";  // scheme://host[:port]
+  std::string region = "us-east-1";
+  bool path_style = true;  // endpoint/bucket/key; else bucket.host/key
+  bool anonymous = false;  // --no-sign
+  AwsCredentials creds;
+  std::chrono::milliseconds retry_for{15000};
+};
+
+// Credentials and region from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+// AWS_SESSION_TOKEN, AWS_REGION / AWS_DEFAULT_REGION (when set).
+void CredentialsFromEnvironment(S3Options* options);
+
+struct S3Object {
+  std::string key;
+  uint64_t size = 0;
+  std::string etag;             // without quotes
+  std::string checksum_sha256;  // base64, when the store reports one
+  std::string last_modified;
+};
+
+struct S3ListPage {
+  std::vector<S3Object> objects;
+  bool truncated = false;
+  std::string next_token;
+};
+
+// One ListObjectsV2 answer. Corruption on anything that is not one.
+Result<S3ListPage> ParseListObjectsV2(std::string_view xml);
+
+class S3Client {
+ public:
+  S3Client(S3Options options, std::string bucket);
+
+  // Every object under `prefix`, in key order, `page_size` per request.
+  Result<std::vector<S3Object>> List(const std::string& prefix,
+                                     int page_size = 1000);
+  // `length` bytes of `key` from `offset` (fewer at the end of the object).
+  Result<std::string> GetRange(const std::string& key, uint64_t offset,
+                               uint64_t length);
+
+ private:
+  Result<HttpResponse> Send(const std::string& method, const std::string& key,
+                            const HttpFields& query, HttpFields headers);
+  Status ErrorFrom(const HttpResponse& r, const std::string& what) const;
+
+  S3Options options_;
+  std::string bucket_;
+  std::string host_;         // as signed
+  std::string path_prefix_;  // "/bucket" for path style, else ""
+  std::unique_ptr<HttpClient> http_;
+};
+
+}  // namespace sealvol
+
+#endif  // SEALVOL_SOURCES_S3_CLIENT_H_
