@@ -32,11 +32,16 @@ std::optional<std::string> XmlText(std::string_view s) {
     size_t semi = s.find(';', i);
     if (semi == std::string_view::npos || semi - i > 10) return std::nullopt;
     std::string_view ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp") out += '&';
-    else if (ent == "lt") out += '<';
-    else if (ent == "gt") out += '>';
-    else if (ent == "quot") out += '"';
-    else if (ent == "apos") out += '\'';
+    if (ent == "amp")
+      out += '&';
+    else if (ent == "lt")
+      out += '<';
+    else if (ent == "gt")
+      out += '>';
+    else if (ent == "quot")
+      out += '"';
+    else if (ent == "apos")
+      out += '\'';
     else if (ent.size() > 1 && ent[0] == '#') {
       bool hex = ent[1] == 'x';
       std::string digits(ent.substr(hex ? 2 : 1));
@@ -156,8 +161,8 @@ S3Client::S3Client(S3Options options, std::string bucket)
   while (!ep.empty() && ep.back() == '/') ep.pop_back();
   size_t scheme = ep.find("://");
   std::string host = scheme == std::string::npos ? ep : ep.substr(scheme + 3);
-  std::string prefix = scheme == std::string::npos ? "https://"
-                                                   : ep.substr(0, scheme + 3);
+  std::string prefix =
+      scheme == std::string::npos ? "https://" : ep.substr(0, scheme + 3);
   HttpClientOptions ho;
   ho.retry_for = options_.retry_for;
   if (options_.path_style) {
@@ -188,8 +193,8 @@ Result<HttpResponse> S3Client::Send(const std::string& method,
   std::string target = UriEncode(r.path, false);
   std::string q;
   for (const auto& [k, v] : query) {
-    q += (q.empty() ? "?" : "&") + UriEncode(k, true) + "=" +
-         UriEncode(v, true);
+    q +=
+        (q.empty() ? "?" : "&") + UriEncode(k, true) + "=" + UriEncode(v, true);
   }
   return http_->Send(method, target + q, {}, headers);
 }
@@ -203,13 +208,13 @@ Status S3Client::ErrorFrom(const HttpResponse& r,
     case 401:
     case 403:
       return PermissionDenied(
-          msg + (code == "SignatureDoesNotMatch"
-                     ? " (check the secret key and the region)"
-                 : code == "InvalidAccessKeyId"
-                     ? " (the access key is not known to " + options_.endpoint +
-                           ")"
-                     : " (check the credentials, or --no-sign for a public "
-                       "bucket)"));
+          msg +
+          (code == "SignatureDoesNotMatch"
+               ? " (check the secret key and the region)"
+           : code == "InvalidAccessKeyId"
+               ? " (the access key is not known to " + options_.endpoint + ")"
+               : " (check the credentials, or --no-sign for a public "
+                 "bucket)"));
     case 404:
       return NotFound(msg);
     default:
@@ -241,8 +246,8 @@ Result<std::vector<S3Object>> S3Client::List(const std::string& prefix,
   return out;
 }
 
-Result<std::string> S3Client::GetRange(const std::string& key,
-                                       uint64_t offset, uint64_t length) {
+Result<std::string> S3Client::GetRange(const std::string& key, uint64_t offset,
+                                       uint64_t length) {
   std::string what = "s3://" + bucket_ + "/" + key;
   if (length == 0) return std::string();
   SV_ASSIGN_OR_RETURN(
