@@ -11,15 +11,6 @@ std::string Env(const char* name) {
   return v ? v : "";
 }
 
-std::string AmzNow() {
-  char buf[32];
-  time_t now = time(nullptr);
-  struct tm tm;
-  gmtime_r(&now, &tm);
-  strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
-
 // XML text with the five predefined entities and numeric references
 // decoded. nullopt on a malformed reference.
 std::optional<std::string> XmlText(std::string_view s) {
@@ -186,17 +177,11 @@ Result<HttpResponse> S3Client::Send(const std::string& method,
   r.query = query;
   r.headers = headers;
   if (!options_.anonymous) {
-    HttpFields sig =
-        SignV4(r, options_.creds, {options_.region, "s3", AmzNow()});
+    HttpFields sig = SignV4(r, options_.creds,
+                            {options_.region, "s3", AmzDate(time(nullptr))});
     headers.insert(headers.end(), sig.begin(), sig.end());
   }
-  std::string target = UriEncode(r.path, false);
-  std::string q;
-  for (const auto& [k, v] : query) {
-    q +=
-        (q.empty() ? "?" : "&") + UriEncode(k, true) + "=" + UriEncode(v, true);
-  }
-  return http_->Send(method, target + q, {}, headers);
+  return http_->Send(method, RequestTarget(r.path, query), {}, headers);
 }
 
 Status S3Client::ErrorFrom(const HttpResponse& r,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
 
 #include "hash/hmac.h"
 #include "hash/sha256.h"
@@ -92,6 +93,24 @@ std::string UriEncode(std::string_view s, bool encode_slash) {
     }
   }
   return out;
+}
+
+std::string AmzDate(int64_t unix_seconds) {
+  char buf[32];
+  time_t t = static_cast<time_t>(unix_seconds);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+std::string RequestTarget(const std::string& path, const HttpFields& query) {
+  std::string q;
+  for (const auto& [k, v] : query) {
+    q +=
+        (q.empty() ? "?" : "&") + UriEncode(k, true) + "=" + UriEncode(v, true);
+  }
+  return UriEncode(path.empty() ? "/" : path, false) + q;
 }
 
 std::string CanonicalRequest(const SigV4Request& r, const HttpFields& headers) {

@@ -44,6 +44,13 @@ struct SigV4Request {
 // everything else %XX (upper case); '/' kept unless `encode_slash`.
 std::string UriEncode(std::string_view s, bool encode_slash);
 
+// `t` as SigV4 writes times: "YYYYMMDDTHHMMSSZ" (UTC).
+std::string AmzDate(int64_t unix_seconds);
+
+// The request target to send for `path` and `query` (decoded): encoded as
+// the canonical request encodes them, so what is sent is what is signed.
+std::string RequestTarget(const std::string& path, const HttpFields& query);
+
 // The canonical request (exposed for tests and for debugging a 403).
 std::string CanonicalRequest(const SigV4Request& r, const HttpFields& headers);
 

@@ -67,5 +67,12 @@ TEST(SigV4Test, CanonicalRequestEncodesSortsAndTrims) {
   EXPECT_EQ(Field(SignV4(r, other, kScope), "x-amz-security-token"), "tok");
 }
 
+TEST(SigV4Test, TimesAndTargetsAreWrittenAsSigned) {
+  EXPECT_EQ(AmzDate(1369353600), "20130524T000000Z");
+  EXPECT_EQ(RequestTarget("/b/a key+é", {{"prefix", "m/x y"}, {"n", "2"}}),
+            "/b/a%20key%2B%C3%A9?prefix=m%2Fx%20y&n=2");
+  EXPECT_EQ(RequestTarget("", {}), "/");
+}
+
 }  // namespace
 }  // namespace sealvol
