@@ -16,11 +16,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "format/envelope.h"
 #include "format/manifest.h"
 #include "publish/file_cache.h"
+#include "publish/remote_source.h"
 #include "store/blob_store.h"
 
 namespace sealvol {
@@ -30,14 +32,27 @@ struct PublishOptions {
   unsigned threads = 0;                  // workers; 0 = one per core
   uint64_t memory_budget = 64ull << 20;  // chunk bytes in flight
   size_t read_block = 8u << 20;          // bytes per read()
+  // Remote sources (BuildRemote): ranges in flight and their total size.
+  unsigned fetch_threads = 8;
+  uint64_t fetch_window = 96ull << 20;
+  uint64_t fetch_block = 8ull << 20;  // bytes per ranged read
 };
+
+// What an earlier sync of the same source learned about one path: the
+// source's identity for it then, and the manifest entry it became.
+struct KnownFile {
+  std::string identity;
+  ManifestEntry entry;
+};
+using KnownFiles = std::map<std::string, KnownFile>;
 
 // Live counters for a progress display.
 struct PublishProgress {
-  std::atomic<uint64_t> total_bytes{0};   // bytes of all files, once listed
-  std::atomic<uint64_t> read_bytes{0};    // bytes read and chunked
-  std::atomic<uint64_t> new_bytes{0};     // chunk bytes the store lacked
-  std::atomic<uint64_t> reused_bytes{0};  // chunk bytes it already had
+  std::atomic<uint64_t> total_bytes{0};    // bytes of all files, once listed
+  std::atomic<uint64_t> read_bytes{0};     // bytes read and chunked
+  std::atomic<uint64_t> new_bytes{0};      // chunk bytes the store lacked
+  std::atomic<uint64_t> reused_bytes{0};   // chunk bytes it already had
+  std::atomic<uint64_t> fetched_bytes{0};  // bytes read from a remote source
 };
 
 struct BuiltVersion {
@@ -51,7 +66,8 @@ struct BuiltVersion {
   uint64_t stored_bytes = 0;  // envelope bytes written (after compression)
   uint64_t chunks = 0;
   uint64_t new_chunks = 0;
-  uint64_t cached_files = 0;  // files not read: the file cache knew them
+  uint64_t cached_files = 0;   // files not read: the file cache knew them
+  uint64_t fetched_bytes = 0;  // bytes read from a remote source
 };
 
 class Publisher {
@@ -70,6 +86,16 @@ class Publisher {
   // and a re-run reuses them).
   Result<BuiltVersion> Build(const std::string& dir,
                              PublishProgress* progress = nullptr);
+
+  // Builds the version of `source`, streaming its files' bytes straight
+  // into the chunker (no local copy). Files whose identity and size match
+  // `known` are not read when the store still holds all their chunks. A
+  // file whose bytes do not hash to the SHA-256 the source states fails the
+  // build, naming it. Refuses a hostile listing before reading anything.
+  Result<BuiltVersion> BuildRemote(RemoteSource& source,
+                                   std::vector<RemoteEntry> entries,
+                                   const KnownFiles& known,
+                                   PublishProgress* progress = nullptr);
 
  private:
   BlobStore* store_;
