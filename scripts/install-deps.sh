@@ -9,9 +9,9 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev 
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev)
 test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3 curl openssl
-  ceph-mon ceph-osd radosgw ceph-common)
+  ceph-mon ceph-osd radosgw ceph-common awscli)
 fuzz_pkgs=(clang libclang-rt-14-dev)
-bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl)
+bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli)
 
 want=()
 [ $# -eq 0 ] && set -- build

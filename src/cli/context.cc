@@ -107,8 +107,6 @@ void Run(const Globals& g, EmbeddedStore::Lock lock,
   });
 }
 
-// How long client requests retry a registry that does not answer:
-// $SEALVOL_RETRY_FOR seconds, default 15.
 std::chrono::milliseconds ClientRetryFor() {
   const char* v = std::getenv("SEALVOL_RETRY_FOR");
   double secs = v && *v ? std::atof(v) : 15.0;

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -110,6 +111,10 @@ class Target {
   std::unique_ptr<RemoteRepository> remote_repo_;
   Repository* repo_ = nullptr;
 };
+
+// How long requests retry a server that does not answer:
+// $SEALVOL_RETRY_FOR seconds, default 15.
+std::chrono::milliseconds ClientRetryFor();
 
 // Opens the target and runs `fn`, like Run.
 void RunTarget(const Globals& g, EmbeddedStore::Lock lock,

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", g.quiet, "No progress display");
 
   RegisterPublish(app, g);
+  RegisterSync(app, g);
   RegisterDigest(app, g);
   RegisterResolve(app, g);
   RegisterLs(app, g);

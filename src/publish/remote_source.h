@@ -39,6 +39,9 @@ class RemoteSource {
   virtual ~RemoteSource() = default;
   // The source as a URI without credentials, for messages and annotations.
   virtual std::string Uri() const = 0;
+  // The upstream revision the listing came from (a hub commit), once List
+  // has run; empty where the source has no such notion.
+  virtual std::string Revision() const { return ""; }
   // Every entry, in any order. Paths need not be checked: the publisher
   // refuses hostile ones.
   virtual Result<std::vector<RemoteEntry>> List() = 0;

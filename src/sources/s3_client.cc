@@ -232,14 +232,21 @@ Result<std::vector<S3Object>> S3Client::List(const std::string& prefix,
 }
 
 Result<std::string> S3Client::GetRange(const std::string& key, uint64_t offset,
-                                       uint64_t length) {
+                                       uint64_t length,
+                                       const std::string& if_match) {
   std::string what = "s3://" + bucket_ + "/" + key;
   if (length == 0) return std::string();
-  SV_ASSIGN_OR_RETURN(
-      HttpResponse r,
-      Send("GET", key, {},
-           {{"Range", "bytes=" + std::to_string(offset) + "-" +
-                          std::to_string(offset + length - 1)}}));
+  HttpFields headers = {{"Range", "bytes=" + std::to_string(offset) + "-" +
+                                      std::to_string(offset + length - 1)}};
+  if (!if_match.empty())
+    headers.emplace_back("If-Match", "\"" + if_match + "\"");
+  SV_ASSIGN_OR_RETURN(HttpResponse r, Send("GET", key, {}, headers));
+  if (r.status == 412) {
+    return FailedPrecondition(what +
+                              " changed while it was read (its ETag "
+                              "is no longer " +
+                              if_match + "); sync again");
+  }
   if (r.status == 200 && offset == 0 && r.body.size() > length) {
     r.body.resize(length);  // the store ignored the range
   }

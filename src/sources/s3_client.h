@@ -58,8 +58,11 @@ class S3Client {
   Result<std::vector<S3Object>> List(const std::string& prefix,
                                      int page_size = 1000);
   // `length` bytes of `key` from `offset` (fewer at the end of the object).
+  // With `if_match` (an ETag), FailedPrecondition when the object has
+  // changed since it was listed.
   Result<std::string> GetRange(const std::string& key, uint64_t offset,
-                               uint64_t length);
+                               uint64_t length,
+                               const std::string& if_match = "");
 
  private:
   Result<HttpResponse> Send(const std::string& method, const std::string& key,

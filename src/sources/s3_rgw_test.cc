@@ -150,6 +150,15 @@ TEST_F(RgwTest, S3ClientListsEveryPageReadsRangesAndNamesErrors) {
   auto part = client.GetRange("ckpt/shard-3", 2, 4);
   ASSERT_TRUE(part.has_value()) << part.error().ToString();
   EXPECT_EQ(*part, "ard ");
+  // Reads are conditional on the listed ETag: a replaced object is refused.
+  auto same = client.GetRange("ckpt/shard-3", 0, 4, (*all)[3].etag);
+  ASSERT_TRUE(same.has_value()) << same.error().ToString();
+  EXPECT_EQ(*same, "shar");
+  auto replaced = client.GetRange("ckpt/shard-3", 0, 4, (*all)[2].etag);
+  ASSERT_FALSE(replaced.has_value());
+  EXPECT_EQ(replaced.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(replaced.error().message().find("changed while it was read"),
+            std::string::npos);
 
   auto missing = client.GetRange("ckpt/none", 0, 4);
   ASSERT_FALSE(missing.has_value());
