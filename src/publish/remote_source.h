@@ -39,6 +39,10 @@ class RemoteSource {
   virtual ~RemoteSource() = default;
   // The source as a URI without credentials, for messages and annotations.
   virtual std::string Uri() const = 0;
+  // Where identities are comparable: files of an earlier sync with the same
+  // scope and identity are the same bytes. By default the URI; a hub repo
+  // drops the revision, since its identities are content hashes.
+  virtual std::string IdentityScope() const { return Uri(); }
   // The upstream revision the listing came from (a hub commit), once List
   // has run; empty where the source has no such notion.
   virtual std::string Revision() const { return ""; }

@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "sources/hf_source.h"
 #include "sources/local_source.h"
 
 namespace sealvol {
@@ -19,9 +20,11 @@ std::string UtcNow() {
   return buf;
 }
 
-// What the tag's current version knew, when it was synced from `uri`.
+// What the tag's current version knew, when it was synced from a source
+// with the same identity scope.
 Result<KnownFiles> PreviousFiles(Repository& repo, const std::string& volume,
-                                 const Digest& digest, const std::string& uri) {
+                                 const Digest& digest,
+                                 const std::string& scope) {
   KnownFiles known;
   SV_ASSIGN_OR_RETURN(VersionRecord rec, repo.GetVersion(volume, digest));
   auto ann = nlohmann::json::parse(rec.annotations, nullptr, false);
@@ -30,8 +33,9 @@ Result<KnownFiles> PreviousFiles(Repository& repo, const std::string& volume,
     return known;
   }
   const auto& src = ann["source"];
-  if (src.value("uri", "") != uri || !src.contains("identities") ||
-      !src["identities"].is_object()) {
+  if (!src.contains("identity_scope") || !src["identity_scope"].is_string() ||
+      src["identity_scope"].get<std::string>() != scope ||
+      !src.contains("identities") || !src["identities"].is_object()) {
     return known;
   }
   SV_ASSIGN_OR_RETURN(Manifest m, repo.LoadManifest(volume, digest));
@@ -59,6 +63,11 @@ Result<std::unique_ptr<RemoteSource>> OpenSource(const SourceSpec& spec,
       SV_ASSIGN_OR_RETURN(S3Options o,
                           S3OptionsFor(spec, flags.s3, flags.home));
       return std::unique_ptr<RemoteSource>(new S3Source(spec, std::move(o)));
+    }
+    case SourceKind::kHuggingFace: {
+      HfOptions o = HfOptionsFromEnvironment(flags.home);
+      o.retry_for = flags.s3.retry_for;
+      return std::unique_ptr<RemoteSource>(new HfSource(spec, std::move(o)));
     }
     default:
       return InvalidArgument(spec.scheme + ":// sources are not supported yet");
@@ -109,8 +118,8 @@ Result<SyncResult> RunSync(Repository& repo, const SyncRequest& req,
   if (current) {
     out.previous = *current;
     if (!req.full) {
-      SV_ASSIGN_OR_RETURN(
-          known, PreviousFiles(repo, req.volume, *current, out.source_uri));
+      SV_ASSIGN_OR_RETURN(known, PreviousFiles(repo, req.volume, *current,
+                                               source->IdentityScope()));
     }
   } else if (current.error().code() != StatusCode::kNotFound) {
     return current.error();
@@ -136,6 +145,7 @@ Result<SyncResult> RunSync(Repository& repo, const SyncRequest& req,
   std::string ids = identities.dump();
   if (ids.size() <= kMaxIdentityBytes) {
     src["identities"] = std::move(identities);
+    src["identity_scope"] = source->IdentityScope();
     out.identities_recorded = true;
   } else {
     src["identities_omitted"] = identities.size();
