@@ -60,6 +60,7 @@ bench:
 	bench/mount.sh $(BUILD)
 	bench/remote.sh $(BUILD)
 	bench/deploy.sh $(BUILD)
+	bench/sync.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

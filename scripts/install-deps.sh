@@ -11,7 +11,8 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev 
 test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3 curl openssl
   ceph-mon ceph-osd radosgw ceph-common awscli)
 fuzz_pkgs=(clang libclang-rt-14-dev)
-bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli)
+bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli
+  ceph-mon ceph-osd radosgw ceph-common)
 
 want=()
 [ $# -eq 0 ] && set -- build
