@@ -14,24 +14,47 @@ fuzz_pkgs=(clang libclang-rt-14-dev)
 bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli
   ceph-mon ceph-osd radosgw ceph-common)
 
+# Test servers from the npm registry, installed under .deps/npm (not
+# globally): azurite, Azure's own Blob emulator.
+test_npm=(azurite@3.37.0)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
 want=()
+npm_pkgs=()
 [ $# -eq 0 ] && set -- build
 for group in "$@"; do
   case "$group" in
     build) want+=("${build_pkgs[@]}") ;;
-    test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+    test) want+=("${build_pkgs[@]}" "${test_pkgs[@]}"); npm_pkgs+=("${test_npm[@]}") ;;
     fuzz) want+=("${fuzz_pkgs[@]}") ;;
     bench) want+=("${build_pkgs[@]}" "${bench_pkgs[@]}") ;;
     *) echo "install-deps: unknown group '$group' (build|test|bench|fuzz)" >&2; exit 2 ;;
   esac
 done
 
+# npm comes with Debian's nodejs; a machine with another nodejs keeps it.
+if [ ${#npm_pkgs[@]} -gt 0 ] && ! command -v npm >/dev/null; then
+  want+=(nodejs npm)
+fi
+
+install_npm() {
+  local p
+  for p in "${npm_pkgs[@]}"; do
+    [ -e "$ROOT/.deps/npm/node_modules/${p%@*}/package.json" ] && continue
+    echo "install-deps: npm install $p" >&2
+    npm install --prefix "$ROOT/.deps/npm" --no-audit --no-fund --silent "$p" >/dev/null
+  done
+}
+
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
     || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  install_npm
+  exit 0
+fi
 
 sudo=()
 [ "$(id -u)" -ne 0 ] && sudo=(sudo)
@@ -39,3 +62,4 @@ echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+install_npm

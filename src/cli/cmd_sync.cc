@@ -115,8 +115,9 @@ void RegisterSync(CLI::App& app, Globals& g) {
       "unchanged since the tag's version was synced from the same source are "
       "not downloaded again. Prints the version digest. See docs/sync.md.");
   cmd->add_option("SOURCE", a->source,
-                  "s3://BUCKET/PREFIX, r2://ACCOUNT/BUCKET/PREFIX, "
-                  "cw://BUCKET/PREFIX, or a directory")
+                  "hf://ORG/NAME[@REV], s3://BUCKET/PREFIX, "
+                  "r2://ACCOUNT/BUCKET/PREFIX, cw://BUCKET/PREFIX, "
+                  "az://ACCOUNT/CONTAINER/PREFIX, or a directory")
       ->required();
   cmd->add_option("VOLUME[:TAG]", a->target, "e.g. acme/llama3-8b:prod")
       ->required();
@@ -127,8 +128,8 @@ void RegisterSync(CLI::App& app, Globals& g) {
                   "Skip paths matching this glob (repeatable; wins over "
                   "--include)");
   cmd->add_option("--endpoint", a->s3.endpoint,
-                  "S3-compatible endpoint URL (default: AWS, or the preset "
-                  "of r2:// and cw://)");
+                  "S3-compatible or Azure Blob endpoint URL (default: AWS, "
+                  "the presets of r2:// and cw://, or the Azure account's)");
   cmd->add_option("--region", a->s3.region, "Signing region");
   cmd->add_option("--addressing", a->s3.addressing,
                   "Bucket addressing: path or virtual (default: per endpoint)");

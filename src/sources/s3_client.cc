@@ -3,77 +3,14 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "sources/xml.h"
+
 namespace sealvol {
 namespace {
 
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
-}
-
-// XML text with the five predefined entities and numeric references
-// decoded. nullopt on a malformed reference.
-std::optional<std::string> XmlText(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '&') {
-      out += s[i];
-      continue;
-    }
-    size_t semi = s.find(';', i);
-    if (semi == std::string_view::npos || semi - i > 10) return std::nullopt;
-    std::string_view ent = s.substr(i + 1, semi - i - 1);
-    if (ent == "amp")
-      out += '&';
-    else if (ent == "lt")
-      out += '<';
-    else if (ent == "gt")
-      out += '>';
-    else if (ent == "quot")
-      out += '"';
-    else if (ent == "apos")
-      out += '\'';
-    else if (ent.size() > 1 && ent[0] == '#') {
-      bool hex = ent[1] == 'x';
-      std::string digits(ent.substr(hex ? 2 : 1));
-      if (digits.empty()) return std::nullopt;
-      char* end = nullptr;
-      unsigned long cp = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
-      if (*end != '\0' || cp == 0 || cp > 0x10FFFF) return std::nullopt;
-      if (cp < 0x80) {
-        out += static_cast<char>(cp);
-      } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-      }
-    } else {
-      return std::nullopt;
-    }
-    i = semi;
-  }
-  return out;
-}
-
-// The text of the first <tag>…</tag> in `s` (nullopt when absent).
-std::optional<std::string_view> Element(std::string_view s,
-                                        std::string_view tag) {
-  std::string open = "<" + std::string(tag) + ">";
-  std::string close = "</" + std::string(tag) + ">";
-  size_t a = s.find(open);
-  if (a == std::string_view::npos) return std::nullopt;
-  a += open.size();
-  size_t b = s.find(close, a);
-  if (b == std::string_view::npos) return std::nullopt;
-  return s.substr(a, b - a);
 }
 
 std::string Unquote(std::string s) {
@@ -104,8 +41,8 @@ Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
   }
   S3ListPage page;
   auto bad = [] { return Corruption("malformed ListObjectsV2 answer"); };
-  if (auto t = Element(xml, "IsTruncated")) page.truncated = *t == "true";
-  if (auto t = Element(xml, "NextContinuationToken")) {
+  if (auto t = XmlElement(xml, "IsTruncated")) page.truncated = *t == "true";
+  if (auto t = XmlElement(xml, "NextContinuationToken")) {
     auto text = XmlText(*t);
     if (!text) return bad();
     page.next_token = *text;
@@ -122,8 +59,8 @@ Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
     std::string_view c = xml.substr(a, b - a);
     pos = b + 1;
     S3Object o;
-    auto key = Element(c, "Key");
-    auto size = Element(c, "Size");
+    auto key = XmlElement(c, "Key");
+    auto size = XmlElement(c, "Size");
     if (!key || !size) return bad();
     auto k = XmlText(*key);
     if (!k || k->empty()) return bad();
@@ -134,13 +71,13 @@ Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
       return bad();
     }
     o.size = std::strtoull(digits.c_str(), nullptr, 10);
-    if (auto e = Element(c, "ETag")) {
+    if (auto e = XmlElement(c, "ETag")) {
       auto t = XmlText(*e);
       if (!t) return bad();
       o.etag = Unquote(*t);
     }
-    if (auto s = Element(c, "ChecksumSHA256")) o.checksum_sha256 = *s;
-    if (auto m = Element(c, "LastModified")) o.last_modified = *m;
+    if (auto s = XmlElement(c, "ChecksumSHA256")) o.checksum_sha256 = *s;
+    if (auto m = XmlElement(c, "LastModified")) o.last_modified = *m;
     page.objects.push_back(std::move(o));
   }
   return page;
@@ -186,7 +123,7 @@ Result<HttpResponse> S3Client::Send(const std::string& method,
 
 Status S3Client::ErrorFrom(const HttpResponse& r,
                            const std::string& what) const {
-  std::string code(Element(r.body, "Code").value_or(""));
+  std::string code(XmlElement(r.body, "Code").value_or(""));
   std::string msg = what + ": HTTP " + std::to_string(r.status) +
                     (code.empty() ? "" : " " + code);
   switch (r.status) {

@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "sources/azure_source.h"
 #include "sources/hf_source.h"
 #include "sources/local_source.h"
 
@@ -68,6 +69,12 @@ Result<std::unique_ptr<RemoteSource>> OpenSource(const SourceSpec& spec,
       HfOptions o = HfOptionsFromEnvironment(flags.home);
       o.retry_for = flags.s3.retry_for;
       return std::unique_ptr<RemoteSource>(new HfSource(spec, std::move(o)));
+    }
+    case SourceKind::kAzure: {
+      SV_ASSIGN_OR_RETURN(AzureOptions o,
+                          AzureOptionsFor(spec, flags.s3.endpoint));
+      o.retry_for = flags.s3.retry_for;
+      return std::unique_ptr<RemoteSource>(new AzureSource(spec, std::move(o)));
     }
     default:
       return InvalidArgument(spec.scheme + ":// sources are not supported yet");
