@@ -115,6 +115,16 @@ Status FinishFileEntry(BuildRun& run, ChunkedFile& fc, ManifestEntry* e) {
   return Status::Ok();
 }
 
+Status FinishVersion(BuildRun& run, BuiltVersion* out) {
+  SV_ASSIGN_OR_RETURN(out->manifest_bytes, SerializeManifest(out->manifest));
+  out->digest = Sha256::Of(out->manifest_bytes);
+  out->new_bytes = run.new_bytes;
+  out->reused_bytes = run.reused_bytes;
+  out->stored_bytes = run.stored_bytes;
+  out->new_chunks = run.new_chunks;
+  return Status::Ok();
+}
+
 bool ReuseChunks(BlobStore& store, const ManifestEntry& remembered,
                  ChunkedFile* fc) {
   auto chunks = FileChunks(store, remembered);

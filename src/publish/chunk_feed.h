@@ -83,6 +83,10 @@ class ChunkFeed {
 // index when it has more than one chunk.
 Status FinishFileEntry(BuildRun& run, ChunkedFile& fc, ManifestEntry* e);
 
+// Serializes `out->manifest` and fills in the digest and the run's
+// counters.
+Status FinishVersion(BuildRun& run, BuiltVersion* out);
+
 // Fills `fc` from a remembered (sha256, chunk index) pair when the store
 // still holds every chunk, refreshing their age for GC; false otherwise.
 bool ReuseChunks(BlobStore& store, const ManifestEntry& remembered,

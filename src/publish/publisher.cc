@@ -153,12 +153,7 @@ Result<BuiltVersion> Publisher::Build(const std::string& dir,
     }
     out.manifest.entries.push_back(std::move(e));
   }
-  SV_ASSIGN_OR_RETURN(out.manifest_bytes, SerializeManifest(out.manifest));
-  out.digest = Sha256::Of(out.manifest_bytes);
-  out.new_bytes = run.new_bytes;
-  out.reused_bytes = run.reused_bytes;
-  out.stored_bytes = run.stored_bytes;
-  out.new_chunks = run.new_chunks;
+  SV_RETURN_IF_ERROR(publish_internal::FinishVersion(run, &out));
   // The cache only saves work later; failing to update it fails nothing.
   if (cache_ != nullptr) (void)cache_->Flush();
   return out;

@@ -4,14 +4,12 @@
 #include <cstdlib>
 
 #include "base/file.h"
+#include "sources/source_util.h"
 
 namespace sealvol {
 namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
+using sources_internal::Env;
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))

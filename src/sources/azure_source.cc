@@ -7,17 +7,16 @@
 #include "base/base64.h"
 #include "hash/hmac.h"
 #include "sources/sigv4.h"
+#include "sources/source_util.h"
 #include "sources/xml.h"
 
 namespace sealvol {
 namespace {
 
-constexpr char kApiVersion[] = "2021-08-06";
+using sources_internal::Env;
+using sources_internal::Unquote;
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
+constexpr char kApiVersion[] = "2021-08-06";
 
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -32,13 +31,6 @@ std::string HttpDate() {
   char buf[64];
   ::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
   return buf;
-}
-
-std::string Unquote(std::string s) {
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
-    return s.substr(1, s.size() - 2);
-  }
-  return s;
 }
 
 }  // namespace
@@ -155,27 +147,19 @@ Result<AzureListPage> ParseListBlobs(std::string_view xml) {
     if (!t) return bad();
     page.next_marker = *t;
   }
-  size_t pos = 0;
-  for (;;) {
-    size_t a = xml.find("<Blob>", pos);
-    if (a == std::string_view::npos) break;
-    size_t b = xml.find("</Blob>", a);
-    if (b == std::string_view::npos) return bad();
-    std::string_view c = xml.substr(a, b - a);
-    pos = b + 1;
+  auto items = XmlElements(xml, "Blob");
+  if (!items) return bad();
+  for (std::string_view c : *items) {
     auto name = XmlElement(c, "Name");
     auto len = XmlElement(c, "Content-Length");
     if (!name || !len) return bad();
     auto n = XmlText(*name);
     if (!n || n->empty()) return bad();
-    std::string digits(*len);
-    if (digits.empty() || digits.size() > 19 ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
-      return bad();
-    }
+    auto size = sources_internal::ParseDecimal(*len);
+    if (!size) return bad();
     AzureBlob blob;
     blob.name = *n;
-    blob.size = std::strtoull(digits.c_str(), nullptr, 10);
+    blob.size = *size;
     if (auto e = XmlElement(c, "Etag")) {
       auto t = XmlText(*e);
       if (!t) return bad();
@@ -299,12 +283,8 @@ Result<std::string> AzureSource::ReadRange(const RemoteEntry& e,
                       Send("/" + UriEncode(spec_.bucket, true) + "/" +
                                UriEncode(e.locator, false),
                            {}, h));
-  if (r.status == 206 || (r.status == 200 && offset == 0)) {
-    if (r.status == 200 && r.body.size() > length) r.body.resize(length);
-    if (r.body.size() > length) {
-      return Corruption(what + ": more bytes than the range asked for");
-    }
-    return std::move(r.body);
+  if (auto body = sources_internal::RangeBody(r, offset, length, what)) {
+    return std::move(*body);
   }
   return ErrorFrom(r, what);
 }

@@ -11,14 +11,12 @@
 #include "base/file.h"
 #include "hash/digest.h"
 #include "sources/sigv4.h"
+#include "sources/source_util.h"
 
 namespace sealvol {
 namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
+using sources_internal::Env;
 
 bool IsHex(std::string_view s, size_t len) {
   if (s.size() != len) return false;
@@ -312,12 +310,8 @@ Result<std::string> HfSource::ReadRange(const RemoteEntry& e, uint64_t offset,
   HttpClient* client = hub_.get();
   for (int hop = 0;; ++hop) {
     SV_ASSIGN_OR_RETURN(HttpResponse r, client->Send("GET", path, {}, headers));
-    if (r.status == 206 || (r.status == 200 && offset == 0)) {
-      if (r.status == 200 && r.body.size() > length) r.body.resize(length);
-      if (r.body.size() > length) {
-        return Corruption(what + ": more bytes than the range asked for");
-      }
-      return std::move(r.body);
+    if (auto body = sources_internal::RangeBody(r, offset, length, what)) {
+      return std::move(*body);
     }
     if (r.status != 301 && r.status != 302 && r.status != 303 &&
         r.status != 307 && r.status != 308) {

@@ -3,24 +3,13 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "sources/source_util.h"
 #include "sources/xml.h"
 
 namespace sealvol {
-namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-std::string Unquote(std::string s) {
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') {
-    return s.substr(1, s.size() - 2);
-  }
-  return s;
-}
-
-}  // namespace
+using sources_internal::Env;
+using sources_internal::Unquote;
 
 void CredentialsFromEnvironment(S3Options* o) {
   if (!Env("AWS_ACCESS_KEY_ID").empty()) {
@@ -50,14 +39,9 @@ Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
   if (page.truncated && page.next_token.empty()) {
     return Corruption("a truncated listing without a continuation token");
   }
-  size_t pos = 0;
-  for (;;) {
-    size_t a = xml.find("<Contents>", pos);
-    if (a == std::string_view::npos) break;
-    size_t b = xml.find("</Contents>", a);
-    if (b == std::string_view::npos) return bad();
-    std::string_view c = xml.substr(a, b - a);
-    pos = b + 1;
+  auto items = XmlElements(xml, "Contents");
+  if (!items) return bad();
+  for (std::string_view c : *items) {
     S3Object o;
     auto key = XmlElement(c, "Key");
     auto size = XmlElement(c, "Size");
@@ -65,12 +49,9 @@ Result<S3ListPage> ParseListObjectsV2(std::string_view xml) {
     auto k = XmlText(*key);
     if (!k || k->empty()) return bad();
     o.key = *k;
-    std::string digits(*size);
-    if (digits.empty() || digits.size() > 19 ||
-        digits.find_first_not_of("0123456789") != std::string::npos) {
-      return bad();
-    }
-    o.size = std::strtoull(digits.c_str(), nullptr, 10);
+    auto n = sources_internal::ParseDecimal(*size);
+    if (!n) return bad();
+    o.size = *n;
     if (auto e = XmlElement(c, "ETag")) {
       auto t = XmlText(*e);
       if (!t) return bad();
@@ -184,14 +165,8 @@ Result<std::string> S3Client::GetRange(const std::string& key, uint64_t offset,
                               "is no longer " +
                               if_match + "); sync again");
   }
-  if (r.status == 200 && offset == 0 && r.body.size() > length) {
-    r.body.resize(length);  // the store ignored the range
-  }
-  if (r.status == 206 || (r.status == 200 && offset == 0)) {
-    if (r.body.size() > length) {
-      return Corruption(what + ": the store sent more than the range asked");
-    }
-    return std::move(r.body);
+  if (auto body = sources_internal::RangeBody(r, offset, length, what)) {
+    return std::move(*body);
   }
   return ErrorFrom(r, what);
 }

@@ -4,16 +4,11 @@
 
 #include "base/base64.h"
 #include "sources/aws_config.h"
+#include "sources/source_util.h"
 
 namespace sealvol {
-namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-}  // namespace
+using sources_internal::Env;
 
 Result<S3Options> S3OptionsFor(const SourceSpec& spec, const S3Flags& flags,
                                const std::string& home) {

@@ -69,4 +69,20 @@ std::optional<std::string_view> XmlElement(std::string_view s,
   return s.substr(a, b - a);
 }
 
+std::optional<std::vector<std::string_view>> XmlElements(std::string_view s,
+                                                         std::string_view tag) {
+  std::string open = "<" + std::string(tag) + ">";
+  std::string close = "</" + std::string(tag) + ">";
+  std::vector<std::string_view> out;
+  for (size_t pos = 0;;) {
+    size_t a = s.find(open, pos);
+    if (a == std::string_view::npos) return out;
+    a += open.size();
+    size_t b = s.find(close, a);
+    if (b == std::string_view::npos) return std::nullopt;
+    out.push_back(s.substr(a, b - a));
+    pos = b + close.size();
+  }
+}
+
 }  // namespace sealvol

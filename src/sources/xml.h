@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sealvol {
 
@@ -20,6 +21,11 @@ std::optional<std::string> XmlText(std::string_view s);
 // The raw content of the first <tag>…</tag> in `s`, nullopt when absent.
 std::optional<std::string_view> XmlElement(std::string_view s,
                                            std::string_view tag);
+
+// The raw contents of every <tag>…</tag> in `s`, in order; nullopt when
+// one is not closed.
+std::optional<std::vector<std::string_view>> XmlElements(std::string_view s,
+                                                         std::string_view tag);
 
 }  // namespace sealvol
 
