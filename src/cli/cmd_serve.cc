@@ -11,6 +11,7 @@
 #include "base/file.h"
 #include "cli/commands.h"
 #include "server/http_server.h"
+#include "server/sync_jobs.h"
 
 namespace sealvol::cli {
 namespace {
@@ -26,6 +27,7 @@ struct ServeArgs {
   std::string tls_cert;
   std::string tls_key;
   int64_t idle_timeout = 120;
+  unsigned sync_jobs = 2;
 };
 
 bool IsLoopback(const std::string& host) {
@@ -100,8 +102,25 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
   pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
   ::signal(SIGPIPE, SIG_IGN);
 
+  // Sync jobs read sources with this process's credentials and endpoints
+  // (its environment), never ones from a request. Declared before the API
+  // and the HTTP server, so it is destroyed (cancelling its jobs) after
+  // they stop.
+  std::unique_ptr<server::SyncJobs> sync_jobs;
+  if (a.sync_jobs > 0) {
+    SyncRequest base;
+    const char* home = std::getenv("HOME");
+    base.flags.home = home ? home : "/";
+    base.flags.s3.retry_for = ClientRetryFor();
+    base.publish.threads =
+        std::max(4u, 2 * std::thread::hardware_concurrency());
+    base.annotations = {{"host", HostName()}};
+    sync_jobs =
+        std::make_unique<server::SyncJobs>(&st.registry(), base, a.sync_jobs);
+  }
   server::Metrics metrics;
   server::Api api(&st.blobs(), &st.registry().meta(), &tokens, &metrics);
+  api.SetSyncJobs(sync_jobs.get());
   server::HttpServer http(&api, &metrics, o);
   SV_ASSIGN_OR_RETURN(uint16_t port, http.Start());
   if (!a.port_file.empty()) {
@@ -175,6 +194,10 @@ void RegisterServe(CLI::App& app, Globals& g) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--shutdown-grace", a->grace,
                   "Seconds requests in progress get to finish on SIGTERM")
+      ->capture_default_str();
+  cmd->add_option("--sync-jobs", a->sync_jobs,
+                  "Sync jobs run at once for clients' `sync --on-server` "
+                  "(with this process's credentials); 0 turns them off")
       ->capture_default_str();
   cmd->add_flag("--json", g.json, "Print the URL and pid as JSON when ready");
   cmd->callback([&g, a] {

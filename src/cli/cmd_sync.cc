@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/sync_jobs.h"
 #include "sources/sync.h"
 
 namespace sealvol::cli {
@@ -18,8 +19,27 @@ struct SyncArgs {
   unsigned threads = 0;
   unsigned fetch_threads = 8;
   bool full = false;
+  bool on_server = false;
+  bool detach = false;
   S3Flags s3;
 };
+
+// The job request for `sync --on-server`: what the server may take from a
+// client (no endpoints, credentials or local paths).
+Status OnServer(const Globals& g, const SyncArgs& a, Target& st) {
+  if (!a.s3.endpoint.empty() || !a.s3.region.empty() ||
+      !a.s3.addressing.empty() || a.s3.no_sign) {
+    return InvalidArgument(
+        "--endpoint, --region, --addressing and --no-sign are the server's "
+        "to choose with --on-server (its environment and config)");
+  }
+  SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(a.target));
+  nlohmann::json body = {{"source", a.source},   {"volume", ref.volume},
+                         {"tag", ref.tag},       {"include", a.include},
+                         {"exclude", a.exclude}, {"full", a.full}};
+  if (!a.note.empty()) body["note"] = a.note;
+  return SyncOnServer(g, st, body, a.detach);
+}
 
 Status DoSync(const Globals& g, const SyncArgs& a, Target& st) {
   SV_ASSIGN_OR_RETURN(Ref ref, ParseTagRef(a.target));
@@ -146,10 +166,20 @@ void RegisterSync(CLI::App& app, Globals& g) {
                   "Ranges downloaded at once")
       ->capture_default_str();
   cmd->add_option("--note", a->note, "Note recorded in the tag's history");
+  cmd->add_flag("--on-server", a->on_server,
+                "Have the registry (--remote) run the sync with its own "
+                "credentials; progress is shown until it ends");
+  cmd->add_flag("--detach", a->detach,
+                "With --on-server: print the job id and return at once "
+                "(see `sealvol sync-jobs`)");
   cmd->add_flag("--json", g.json, "Print a JSON summary");
   cmd->callback([&g, a] {
-    RunTarget(g, EmbeddedStore::Lock::kShared,
-              [&](Target& st) { return DoSync(g, *a, st); });
+    if (a->detach && !a->on_server) {
+      RunNoStore([] { return InvalidArgument("--detach needs --on-server"); });
+    }
+    RunTarget(g, EmbeddedStore::Lock::kShared, [&](Target& st) {
+      return a->on_server ? OnServer(g, *a, st) : DoSync(g, *a, st);
+    });
   });
 }
 

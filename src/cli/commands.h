@@ -12,6 +12,7 @@ namespace sealvol::cli {
 
 void RegisterPublish(CLI::App& app, Globals& g);
 void RegisterSync(CLI::App& app, Globals& g);
+void RegisterSyncJobs(CLI::App& app, Globals& g);
 void RegisterDigest(CLI::App& app, Globals& g);
 void RegisterResolve(CLI::App& app, Globals& g);
 void RegisterLs(CLI::App& app, Globals& g);

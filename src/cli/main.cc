@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
 
   RegisterPublish(app, g);
   RegisterSync(app, g);
+  RegisterSyncJobs(app, g);
   RegisterDigest(app, g);
   RegisterResolve(app, g);
   RegisterLs(app, g);

@@ -53,6 +53,8 @@ struct PublishProgress {
   std::atomic<uint64_t> new_bytes{0};      // chunk bytes the store lacked
   std::atomic<uint64_t> reused_bytes{0};   // chunk bytes it already had
   std::atomic<uint64_t> fetched_bytes{0};  // bytes read from a remote source
+  // Set from any thread to stop a BuildRemote at its next range.
+  std::atomic<bool> cancel{false};
 };
 
 struct BuiltVersion {

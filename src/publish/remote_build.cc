@@ -107,7 +107,9 @@ Result<BuiltVersion> Publisher::BuildRemote(RemoteSource& source,
         tasks,
         [&](const RangeTask& t) -> Result<std::string> {
           if (t.length == 0) return std::string();
-          if (run.failed()) return Unavailable("build stopped");
+          if (run.failed() || (progress && progress->cancel)) {
+            return Unavailable("build stopped");
+          }
           SV_ASSIGN_OR_RETURN(
               std::string bytes,
               source.ReadRange(*file_entries[t.file], t.offset, t.length));
@@ -118,6 +120,10 @@ Result<BuiltVersion> Publisher::BuildRemote(RemoteSource& source,
         options_.fetch_threads, options_.fetch_window);
     std::unique_ptr<ChunkFeed> feed;
     for (size_t i = 0; i < tasks.size() && !run.failed(); ++i) {
+      if (progress && progress->cancel) {
+        run.Fail(FailedPrecondition("the sync was cancelled"));
+        break;
+      }
       const RangeTask& t = tasks[i];
       const RemoteEntry& e = *file_entries[t.file];
       if (t.offset == 0) {

@@ -104,6 +104,15 @@ ApiResponse Api::Route(Call& call) {
     if (method != "GET") return Error(405, "method", "use GET");
     return ListVolumes(call);
   }
+  constexpr std::string_view kSyncJobs = "/v1/sync-jobs";
+  if (path == kSyncJobs || path.rfind(std::string(kSyncJobs) + "/", 0) == 0) {
+    std::string id =
+        path.size() > kSyncJobs.size() ? path.substr(kSyncJobs.size() + 1) : "";
+    if (path.size() > kSyncJobs.size() && id.empty()) {
+      return Error(404, "not_found", "no such route: " + path);
+    }
+    return SyncJob(*call.principal, method, id, call.req.body, &call.route);
+  }
   constexpr std::string_view kDeployments = "/v1/deployments/";
   if (path.rfind(kDeployments, 0) == 0) {
     return Deployment(*call.principal, method, path.substr(kDeployments.size()),

@@ -19,6 +19,7 @@
 #include "registry/registry.h"
 #include "server/auth.h"
 #include "server/metrics.h"
+#include "server/sync_jobs.h"
 
 namespace sealvol::server {
 
@@ -60,6 +61,9 @@ class Api {
 
   ApiResponse Handle(const ApiRequest& req);
 
+  // Enables /v1/sync-jobs (api_sync.cc); without it those routes are 404.
+  void SetSyncJobs(SyncJobs* jobs) { sync_jobs_ = jobs; }
+
  private:
   struct Call;
   ApiResponse Route(Call& call);
@@ -77,12 +81,17 @@ class Api {
   ApiResponse Deployment(const Principal& who, const std::string& method,
                          std::string rest, const std::string& body,
                          std::string* route);
+  // /v1/sync-jobs[/{id}] (api_sync.cc); sets `route`.
+  ApiResponse SyncJob(const Principal& who, const std::string& method,
+                      const std::string& id, const std::string& body,
+                      std::string* route);
 
   Registry registry_;
   BlobStore* blobs_;
   MetaStore* meta_;
   const TokenTable* tokens_;
   Metrics* metrics_;
+  SyncJobs* sync_jobs_ = nullptr;
 };
 
 }  // namespace sealvol::server

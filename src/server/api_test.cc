@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "format/envelope.h"
 #include "hash/sha256.h"
@@ -305,6 +306,58 @@ TEST_F(ApiTest, DeploymentPinsNeedWriteAndShowOnlyReadableVolumes) {
   auto vol = json::parse(Call("GET", "/v1/volumes/acme/m", "reader").body);
   ASSERT_EQ(vol["pins"].size(), 1u);
   EXPECT_EQ(vol["pins"][0]["deployment"], "chat-prod");
+}
+
+// Sync jobs: who may start, read and cancel them, and what a request may
+// carry. The source points at a closed port, so every job fails quickly.
+TEST_F(ApiTest, SyncJobsAuthAndRequestRules) {
+  EXPECT_EQ(Call("GET", "/v1/sync-jobs", "writer").status, 404);  // off
+  setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1);
+  Registry registry(&blobs_, meta_.get());
+  SyncRequest base;
+  base.flags.s3.retry_for = std::chrono::milliseconds(0);
+  SyncJobs jobs(&registry, base);
+  api_->SetSyncJobs(&jobs);
+  std::string good = R"({"source":"hf://acme/x","volume":"acme/x","tag":"t"})";
+  EXPECT_EQ(Call("POST", "/v1/sync-jobs", "reader", good).status, 403);
+  EXPECT_EQ(Call("POST", "/v1/sync-jobs", "other", good).status, 403);
+  EXPECT_EQ(Call("POST", "/v1/sync-jobs", "", good).status, 401);
+  for (const char* bad :
+       {R"({"source":"hf://acme/x","volume":"acme/x","endpoint":"http://x"})",
+        R"({"source":"hf://acme/x","volume":"acme/x","aws_secret":"s"})",
+        R"({"volume":"acme/x"})", R"({"source":1,"volume":"acme/x"})",
+        R"({"source":"/etc","volume":"acme/x"})",
+        R"({"source":"file:///etc","volume":"acme/x"})",
+        R"({"source":"hf://acme/x","volume":"acme/x","tag":"bad tag"})",
+        R"({"source":"hf://acme/x","volume":"acme/x","include":"*"})",
+        "not json"}) {
+    auto r = Call("POST", "/v1/sync-jobs", "writer", bad);
+    EXPECT_EQ(r.status, 400) << bad << " -> " << r.body;
+  }
+  auto started = Call("POST", "/v1/sync-jobs", "writer", good);
+  ASSERT_EQ(started.status, 202) << started.body;
+  std::string id = json::parse(started.body)["id"];
+  EXPECT_EQ(json::parse(started.body)["actor"], "writer");
+  EXPECT_EQ(Call("GET", "/v1/sync-jobs/" + id, "reader").status, 200);
+  EXPECT_EQ(Call("GET", "/v1/sync-jobs/" + id, "other").status, 404);
+  EXPECT_EQ(Call("DELETE", "/v1/sync-jobs/" + id, "reader").status, 403);
+  EXPECT_EQ(Call("GET", "/v1/sync-jobs/nope", "writer").status, 404);
+  EXPECT_EQ(json::parse(Call("GET", "/v1/sync-jobs", "other").body)["jobs"],
+            json::array());
+  EXPECT_EQ(
+      json::parse(Call("GET", "/v1/sync-jobs", "reader").body)["jobs"].size(),
+      1u);
+  json job;
+  for (int i = 0; i < 200; ++i) {
+    job = json::parse(Call("GET", "/v1/sync-jobs/" + id, "reader").body);
+    if (job["state"] == "failed") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(job["state"], "failed") << job.dump();
+  EXPECT_EQ(job["error"]["code"], "unavailable") << job.dump();
+  EXPECT_EQ(Call("GET", "/v1/volumes/acme/x/tags/t", "writer").status, 404);
+  api_->SetSyncJobs(nullptr);
+  unsetenv("HF_ENDPOINT");
 }
 
 }  // namespace sealvol::server

@@ -12,15 +12,6 @@
 namespace sealvol {
 namespace {
 
-std::string UtcNow() {
-  time_t t = ::time(nullptr);
-  struct tm tm;
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  ::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // What the tag's current version knew, when it was synced from a source
 // with the same identity scope.
 Result<KnownFiles> PreviousFiles(Repository& repo, const std::string& volume,
@@ -49,6 +40,15 @@ Result<KnownFiles> PreviousFiles(Repository& repo, const std::string& volume,
 }
 
 }  // namespace
+
+std::string UtcNow() {
+  time_t t = ::time(nullptr);
+  struct tm tm;
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  ::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 Result<std::unique_ptr<RemoteSource>> OpenSource(const SourceSpec& spec,
                                                  const SourceFlags& flags) {

@@ -70,6 +70,9 @@ struct SyncResult {
 // every file again (chunks already stored are still not uploaded).
 inline constexpr size_t kMaxIdentityBytes = 48 << 10;
 
+// Now, as annotations record times: "2026-12-02T23:17:01Z".
+std::string UtcNow();
+
 Result<SyncResult> RunSync(Repository& repo, const SyncRequest& request,
                            PublishProgress* progress = nullptr);
 
