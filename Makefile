@@ -44,9 +44,9 @@ fuzz:
 	  -DSEALVOL_TESTS=OFF -DSEALVOL_BENCH=OFF
 	cmake --build build-fuzz -j $(JOBS) --target manifest_fuzz chunk_index_fuzz envelope_fuzz ref_fuzz \
 	  tokens_fuzz api_request_fuzz deploy_spec_fuzz s3_list_fuzz source_uri_fuzz aws_ini_fuzz \
-	  hf_tree_fuzz azure_list_fuzz
+	  hf_tree_fuzz azure_list_fuzz gcs_list_fuzz
 	for t in manifest chunk_index envelope ref tokens api_request deploy_spec s3_list \
-	    source_uri aws_ini hf_tree azure_list; do \
+	    source_uri aws_ini hf_tree azure_list gcs_list; do \
 	  mkdir -p build-fuzz/corpus/$$t && \
 	  build-fuzz/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	    build-fuzz/corpus/$$t fuzz/corpus/$$t || exit 1; \

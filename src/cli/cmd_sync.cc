@@ -137,7 +137,8 @@ void RegisterSync(CLI::App& app, Globals& g) {
   cmd->add_option("SOURCE", a->source,
                   "hf://ORG/NAME[@REV], s3://BUCKET/PREFIX, "
                   "r2://ACCOUNT/BUCKET/PREFIX, cw://BUCKET/PREFIX, "
-                  "az://ACCOUNT/CONTAINER/PREFIX, or a directory")
+                  "gs://BUCKET/PREFIX, az://ACCOUNT/CONTAINER/PREFIX, or a "
+                  "directory")
       ->required();
   cmd->add_option("VOLUME[:TAG]", a->target, "e.g. acme/llama3-8b:prod")
       ->required();

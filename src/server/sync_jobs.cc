@@ -94,7 +94,7 @@ Result<std::string> SyncJobs::Start(SyncRequest request) {
   if (spec.kind == SourceKind::kLocal) {
     return InvalidArgument(
         "a server-side sync reads remote sources only (hf://, s3://, r2://, "
-        "cw://, az://), not the server's own files");
+        "cw://, gs://, az://), not the server's own files");
   }
   SV_RETURN_IF_ERROR(ValidateVolumeName(request.volume));
   SV_RETURN_IF_ERROR(ValidateTag(request.tag));

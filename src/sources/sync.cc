@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "sources/azure_source.h"
+#include "sources/gcs_source.h"
 #include "sources/hf_source.h"
 #include "sources/local_source.h"
 
@@ -76,9 +77,14 @@ Result<std::unique_ptr<RemoteSource>> OpenSource(const SourceSpec& spec,
       o.retry_for = flags.s3.retry_for;
       return std::unique_ptr<RemoteSource>(new AzureSource(spec, std::move(o)));
     }
-    default:
-      return InvalidArgument(spec.scheme + ":// sources are not supported yet");
+    case SourceKind::kGcs: {
+      SV_ASSIGN_OR_RETURN(GcsOptions o,
+                          GcsOptionsFor(flags.s3.endpoint, flags.s3.no_sign,
+                                        flags.s3.retry_for));
+      return std::unique_ptr<RemoteSource>(new GcsSource(spec, std::move(o)));
+    }
   }
+  return InvalidArgument("unknown source kind");
 }
 
 bool SelectedByFilters(const std::string& path,
