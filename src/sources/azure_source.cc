@@ -250,17 +250,9 @@ Result<std::vector<RemoteEntry>> AzureSource::List() {
     auto parsed = ParseListBlobs(r.body);
     if (!parsed) return Corruption(what + ": " + parsed.error().message());
     for (auto& b : parsed->blobs) {
-      if (b.name.compare(0, spec_.prefix.size(), spec_.prefix) != 0) {
-        return Corruption(what + " returned '" + b.name +
-                          "', which is outside the prefix");
-      }
-      if (b.size == 0 && b.name.back() == '/') continue;
-      RemoteEntry e;
-      e.path = b.name.substr(spec_.prefix.size());
-      e.size = b.size;
-      e.identity = b.etag;
-      e.locator = b.name;
-      out.push_back(std::move(e));
+      SV_RETURN_IF_ERROR(sources_internal::AddListed(what, spec_.prefix, b.name,
+                                                     b.size, b.etag, &out)
+                             .status());
     }
     if (parsed->next_marker.empty()) break;
     if (parsed->next_marker == marker) {

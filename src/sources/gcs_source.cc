@@ -219,17 +219,9 @@ Result<std::vector<RemoteEntry>> GcsSource::List() {
     auto page = ParseGcsList(r.body);
     if (!page) return Corruption(what + ": " + page.error().message());
     for (auto& o : page->objects) {
-      if (o.name.compare(0, spec_.prefix.size(), spec_.prefix) != 0) {
-        return Corruption(what + " returned '" + o.name +
-                          "', which is outside the prefix");
-      }
-      if (o.size == 0 && o.name.back() == '/') continue;
-      RemoteEntry e;
-      e.path = o.name.substr(spec_.prefix.size());
-      e.size = o.size;
-      e.identity = o.generation;
-      e.locator = o.name;
-      out.push_back(std::move(e));
+      SV_RETURN_IF_ERROR(sources_internal::AddListed(what, spec_.prefix, o.name,
+                                                     o.size, o.generation, &out)
+                             .status());
     }
     if (page->next_page_token.empty()) break;
     if (page->next_page_token == token) {

@@ -69,28 +69,20 @@ Result<std::vector<RemoteEntry>> S3Source::List() {
                       client_.List(spec_.prefix));
   std::vector<RemoteEntry> out;
   for (auto& o : objects) {
-    if (o.key.size() < spec_.prefix.size() ||
-        o.key.compare(0, spec_.prefix.size(), spec_.prefix) != 0) {
-      return Corruption("listing " + Uri() + " returned '" + o.key +
-                        "', which is outside the prefix");
-    }
-    if (o.size == 0 && !o.key.empty() && o.key.back() == '/') continue;
-    RemoteEntry e;
-    e.path = o.key.substr(spec_.prefix.size());
-    e.size = o.size;
-    e.identity = o.etag;
-    e.locator = o.key;
+    SV_ASSIGN_OR_RETURN(RemoteEntry * e, sources_internal::AddListed(
+                                             "listing " + Uri(), spec_.prefix,
+                                             o.key, o.size, o.etag, &out));
+    if (e == nullptr) continue;
     // A multipart object's checksum is a checksum of part checksums
     // ("…-N"): only a full-object one is the file's SHA-256.
     if (!o.checksum_sha256.empty() &&
         o.checksum_sha256.find('-') == std::string::npos) {
       auto raw = Base64Decode(o.checksum_sha256);
       if (raw && raw->size() == 32) {
-        e.stated_sha256 =
+        e->stated_sha256 =
             Digest::FromBytes(reinterpret_cast<const uint8_t*>(raw->data()));
       }
     }
-    out.push_back(std::move(e));
   }
   return out;
 }

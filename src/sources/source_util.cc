@@ -24,6 +24,26 @@ std::optional<Result<std::string>> RangeBody(HttpResponse& r, uint64_t offset,
   return Result<std::string>(std::move(r.body));
 }
 
+Result<RemoteEntry*> AddListed(const std::string& what,
+                               const std::string& prefix,
+                               const std::string& name, uint64_t size,
+                               std::string identity,
+                               std::vector<RemoteEntry>* out) {
+  if (name.size() < prefix.size() || name.compare(0, prefix.size(), prefix)) {
+    return Corruption(what + " returned '" + name +
+                      "', which is outside the prefix");
+  }
+  if (size == 0 && !name.empty() && name.back() == '/') {
+    return static_cast<RemoteEntry*>(nullptr);
+  }
+  RemoteEntry& e = out->emplace_back();
+  e.path = name.substr(prefix.size());
+  e.size = size;
+  e.identity = std::move(identity);
+  e.locator = name;
+  return &e;
+}
+
 std::optional<uint64_t> ParseDecimal(std::string_view digits) {
   if (digits.empty() || digits.size() > 19 ||
       digits.find_first_not_of("0123456789") != std::string_view::npos) {

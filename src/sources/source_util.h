@@ -10,9 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "client/http_client.h"
+#include "publish/remote_source.h"
 
 namespace sealvol::sources_internal {
 
@@ -26,6 +28,16 @@ std::string Env(const char* name);
 std::optional<Result<std::string>> RangeBody(HttpResponse& r, uint64_t offset,
                                              uint64_t length,
                                              const std::string& what);
+
+// The entry for an object `name` of `size` listed under `prefix` (a
+// bucket's key, a blob's name), or nullptr for a folder marker (a zero-byte
+// name ending in '/'), which the version does not hold. Corruption naming
+// `what` when the store listed a name outside the prefix.
+Result<RemoteEntry*> AddListed(const std::string& what,
+                               const std::string& prefix,
+                               const std::string& name, uint64_t size,
+                               std::string identity,
+                               std::vector<RemoteEntry>* out);
 
 // A non-negative decimal of at most 19 digits, nullopt otherwise.
 std::optional<uint64_t> ParseDecimal(std::string_view digits);
