@@ -15,8 +15,9 @@ bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli
   ceph-mon ceph-osd radosgw ceph-common)
 
 # Test servers from the npm registry, installed under .deps/npm (not
-# globally): azurite, Azure's own Blob emulator.
-test_npm=(azurite@3.37.0)
+# globally): azurite, Azure's own Blob emulator. 3.35 is the newest that
+# runs on Debian 12's nodejs 18 (3.36 and later want node 21+).
+test_npm=(azurite@3.35.0)
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 want=()
@@ -40,7 +41,8 @@ fi
 install_npm() {
   local p
   for p in "${npm_pkgs[@]}"; do
-    [ -e "$ROOT/.deps/npm/node_modules/${p%@*}/package.json" ] && continue
+    grep -qs "\"version\": \"${p##*@}\"" \
+      "$ROOT/.deps/npm/node_modules/${p%@*}/package.json" && continue
     echo "install-deps: npm install $p" >&2
     npm install --prefix "$ROOT/.deps/npm" --no-audit --no-fund --silent "$p" >/dev/null
   done
