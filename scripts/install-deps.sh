@@ -7,12 +7,12 @@ set -euo pipefail
 build_pkgs=(build-essential cmake ninja-build pkg-config libssl-dev libzstd-dev libyaml-cpp-dev
   libfuse3-dev fuse3
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev)
+  libboost1.81-dev libcurl4-openssl-dev libtomlplusplus-dev libpq-dev)
 test_pkgs=(libgtest-dev libgmock-dev python3 python3-numpy sqlite3 curl openssl
-  ceph-mon ceph-osd radosgw ceph-common awscli)
+  ceph-mon ceph-osd radosgw ceph-common awscli postgresql postgresql-client)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 bench_pkgs=(libbenchmark-dev casync restic hyperfine nginx-light wrk curl awscli
-  ceph-mon ceph-osd radosgw ceph-common)
+  ceph-mon ceph-osd radosgw ceph-common postgresql postgresql-client)
 
 # Test servers from the npm registry, installed under .deps/npm (not
 # globally): azurite, Azure's own Blob emulator. 3.35 is the newest that

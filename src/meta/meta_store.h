@@ -3,15 +3,17 @@
 // pin move, and which namespaces may see which blobs (links). Blobs live in a
 // BlobStore; a MetaStore names them only by digest.
 //
-// Implementations: SqliteMetaStore (embedded). Every method is atomic; a
-// method that fails changes nothing.
+// Implementations: SqliteMetaStore (embedded), PgMetaStore (PostgreSQL,
+// for several registry replicas). Every method is atomic; a method that
+// fails changes nothing.
 //
-// Thread safety: safe for concurrent use from many threads, and the SQLite
-// implementation from many processes sharing one database file.
+// Thread safety: safe for concurrent use from many threads, and from many
+// processes sharing one database.
 #ifndef SEALVOL_META_META_STORE_H_
 #define SEALVOL_META_META_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +77,13 @@ struct TagExpect {
   static TagExpect Any() { return {}; }
   static TagExpect Absent() { return {Kind::kAbsent, {}}; }
   static TagExpect Is(const Digest& d) { return {Kind::kDigest, d}; }
+};
+
+// Held by a garbage collector while it runs; dropping it lets the next one
+// start.
+class GcLease {
+ public:
+  virtual ~GcLease() = default;
 };
 
 class MetaStore {
@@ -143,6 +152,11 @@ class MetaStore {
   // Those of `digests` not linked in `ns`, in the order given.
   virtual Result<std::vector<Digest>> UnlinkedBlobs(
       const std::string& ns, const std::vector<Digest>& digests) = 0;
+
+  // The store-wide collector lock: one GC at a time over this metadata, in
+  // every process and replica that shares it. FailedPrecondition when
+  // another collector holds it.
+  virtual Result<std::unique_ptr<GcLease>> LockGc() = 0;
 };
 
 }  // namespace sealvol

@@ -1,24 +1,78 @@
-// MetaStore behaviour, run against SqliteMetaStore in a file (the only
-// implementation so far; PostgreSQL will join this suite).
+// The shared MetaStore suite: SqliteMetaStore in a file, and PgMetaStore in
+// a fresh database per test when SEALVOL_TEST_PG names a server
+// (tests/e2e/stores_test.sh starts one and sets it).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include "hash/sha256.h"
+#include "meta/pg_conn.h"
+#include "meta/pg_meta_store.h"
 #include "meta/sqlite_meta_store.h"
 
 namespace sealvol {
 namespace {
 
-class MetaStoreTest : public ::testing::Test {
+// Opens one more handle on the test's store (another connection, standing
+// in for another process or replica).
+using Opener = std::function<std::unique_ptr<MetaStore>()>;
+
+struct MetaFactory {
+  std::string name;
+  // Makes a fresh, empty store for one test in `dir`; returns its opener.
+  std::function<Opener(const std::string& dir)> make;
+};
+
+std::vector<MetaFactory> Factories() {
+  std::vector<MetaFactory> out = {
+      {"sqlite", [](const std::string& dir) -> Opener {
+         return [dir]() -> std::unique_ptr<MetaStore> {
+           auto s = SqliteMetaStore::Open(dir + "/meta.db");
+           EXPECT_TRUE(s.has_value()) << s.error().message();
+           return s ? std::move(*s) : nullptr;
+         };
+       }}};
+  const char* base = std::getenv("SEALVOL_TEST_PG");  // a server's URL/
+  if (base != nullptr) {
+    out.push_back(
+        {"postgres", [base](const std::string& dir) -> Opener {
+           std::string db =
+               "t_" + std::filesystem::path(dir).filename().string();
+           for (char& c : db) c = std::isalnum(c) ? std::tolower(c) : '_';
+           auto admin = pg::PgPool::Open(std::string(base) + "postgres");
+           EXPECT_TRUE(admin.has_value()) << admin.error().message();
+           if (admin) {
+             auto conn = (*admin)->Acquire();
+             EXPECT_TRUE(conn.has_value());
+             if (conn) {
+               EXPECT_TRUE((*conn)->Exec("CREATE DATABASE " + db).has_value());
+             }
+           }
+           std::string url = std::string(base) + db;
+           return [url]() -> std::unique_ptr<MetaStore> {
+             auto s = PgMetaStore::Open(url);
+             EXPECT_TRUE(s.has_value()) << s.error().message();
+             return s ? std::move(*s) : nullptr;
+           };
+         }});
+  }
+  return out;
+}
+
+class MetaStoreTest : public ::testing::TestWithParam<MetaFactory> {
  protected:
   void SetUp() override {
     char tmpl[] = "/tmp/sealvol-meta-test-XXXXXX";
     dir_ = ::mkdtemp(tmpl);
-    meta_ = std::move(*SqliteMetaStore::Open(dir_ + "/meta.db"));
+    open_ = GetParam().make(dir_);
+    meta_ = open_();
+    ASSERT_NE(meta_, nullptr);
   }
   void TearDown() override {
     meta_.reset();
@@ -34,10 +88,11 @@ class MetaStoreTest : public ::testing::Test {
     return v;
   }
   std::string dir_;
-  std::unique_ptr<SqliteMetaStore> meta_;
+  Opener open_;
+  std::unique_ptr<MetaStore> meta_;
 };
 
-TEST_F(MetaStoreTest, VersionsAndVolumes) {
+TEST_P(MetaStoreTest, VersionsAndVolumes) {
   EXPECT_EQ(meta_->ListVersions("acme/m").error().code(),
             StatusCode::kNotFound);
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
@@ -58,7 +113,7 @@ TEST_F(MetaStoreTest, VersionsAndVolumes) {
   EXPECT_EQ(meta_->AllVersionDigests()->size(), 2u);  // distinct digests
 }
 
-TEST_F(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
+TEST_P(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
   Digest v1 = Sha256::Of("v1"), v2 = Sha256::Of("v2");
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
@@ -113,7 +168,7 @@ TEST_F(MetaStoreTest, TagsMoveByCompareAndSwapWithHistory) {
 
 // Separate connections stand in for separate processes: each round, every
 // writer tries to move the tag from the value it read; exactly one wins.
-TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
+TEST_P(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
   constexpr int kWriters = 4, kRounds = 20;
   for (int i = 0; i < kWriters; ++i) {
     ASSERT_TRUE(
@@ -123,10 +178,8 @@ TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
                   ->MoveTag("acme/m", "t", Sha256::Of("w0"), TagExpect::Any(),
                             "init", "")
                   .ok());
-  std::vector<std::unique_ptr<SqliteMetaStore>> conns;
-  for (int i = 0; i < kWriters; ++i) {
-    conns.push_back(std::move(*SqliteMetaStore::Open(dir_ + "/meta.db")));
-  }
+  std::vector<std::unique_ptr<MetaStore>> conns;
+  for (int i = 0; i < kWriters; ++i) conns.push_back(open_());
   std::atomic<int> wins{0};
   for (int round = 0; round < kRounds; ++round) {
     Digest current = *meta_->GetTag("acme/m", "t");
@@ -150,7 +203,7 @@ TEST_F(MetaStoreTest, ConcurrentCompareAndSwapHasOneWinnerPerRound) {
   EXPECT_EQ(meta_->TagHistory("acme/m", "t")->size(), 1u + kRounds);
 }
 
-TEST_F(MetaStoreTest, PinsMoveWithHistoryPerDeploymentPath) {
+TEST_P(MetaStoreTest, PinsMoveWithHistoryPerDeploymentPath) {
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v1")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/m", "v2")).ok());
   ASSERT_TRUE(meta_->AddVersion(Version("acme/tok", "t1")).ok());
@@ -189,7 +242,7 @@ TEST_F(MetaStoreTest, PinsMoveWithHistoryPerDeploymentPath) {
   EXPECT_EQ((*of_m)[1].deployment, "chat");
 }
 
-TEST_F(MetaStoreTest, LinksAreKeptPerNamespace) {
+TEST_P(MetaStoreTest, LinksAreKeptPerNamespace) {
   Digest a = Sha256::Of("a"), b = Sha256::Of("b"), c = Sha256::Of("c");
   ASSERT_TRUE(meta_->LinkBlobs("acme", {a, b}).ok());
   ASSERT_TRUE(meta_->LinkBlobs("acme", {a}).ok());  // idempotent
@@ -202,6 +255,24 @@ TEST_F(MetaStoreTest, LinksAreKeptPerNamespace) {
   EXPECT_EQ(*other, (std::vector<Digest>{a, b}));
   EXPECT_EQ(*meta_->UnlinkedBlobs("nobody", {a}), std::vector<Digest>{a});
 }
+
+TEST_P(MetaStoreTest, OneGarbageCollectorAtATime) {
+  auto other = open_();  // another process or replica
+  ASSERT_NE(other, nullptr);
+  auto lease = meta_->LockGc();
+  ASSERT_TRUE(lease.has_value()) << lease.error().message();
+  auto second = other->LockGc();
+  ASSERT_FALSE(second.has_value());
+  EXPECT_EQ(second.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(second.error().message().find("another gc"), std::string::npos);
+  lease->reset();  // the first collector ends
+  auto third = other->LockGc();
+  EXPECT_TRUE(third.has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMetaStores, MetaStoreTest,
+                         ::testing::ValuesIn(Factories()),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace sealvol

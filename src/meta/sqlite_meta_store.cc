@@ -1,6 +1,9 @@
 #include "meta/sqlite_meta_store.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <ctime>
@@ -84,7 +87,8 @@ Result<VersionRecord> VersionFromRow(Stmt& q) {
 
 }  // namespace
 
-SqliteMetaStore::SqliteMetaStore(std::unique_ptr<Db> db) : db_(std::move(db)) {}
+SqliteMetaStore::SqliteMetaStore(std::unique_ptr<Db> db, std::string path)
+    : db_(std::move(db)), path_(std::move(path)) {}
 SqliteMetaStore::~SqliteMetaStore() = default;
 
 Result<std::unique_ptr<SqliteMetaStore>> SqliteMetaStore::Open(
@@ -117,7 +121,8 @@ Result<std::unique_ptr<SqliteMetaStore>> SqliteMetaStore::Open(
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   SV_RETURN_IF_ERROR(s);
-  return std::unique_ptr<SqliteMetaStore>(new SqliteMetaStore(std::move(db)));
+  return std::unique_ptr<SqliteMetaStore>(
+      new SqliteMetaStore(std::move(db), path));
 }
 
 Status SqliteMetaStore::AddVersion(const VersionRecord& v) {
@@ -376,6 +381,48 @@ Result<std::vector<Digest>> SqliteMetaStore::UnlinkedBlobs(
     q.Reset();
   }
   return out;
+}
+
+namespace {
+
+// Released by closing the lock file (or clearing the in-process flag).
+class SqliteGcLease : public GcLease {
+ public:
+  SqliteGcLease(int fd, std::shared_ptr<std::atomic<bool>> flag)
+      : fd_(fd), flag_(std::move(flag)) {}
+  ~SqliteGcLease() override {
+    if (fd_ >= 0) ::close(fd_);
+    *flag_ = false;
+  }
+
+ private:
+  int fd_;
+  std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<GcLease>> SqliteMetaStore::LockGc() {
+  auto busy = [] {
+    return FailedPrecondition(
+        "another gc is running on this store; try again when it ends");
+  };
+  if (gc_running_->exchange(true)) return busy();
+  int fd = -1;
+  if (path_ != ":memory:") {
+    std::string lock = path_ + ".gc-lock";
+    fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      *gc_running_ = false;
+      return ErrnoStatus(errno, "open " + lock);
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);
+      *gc_running_ = false;
+      return busy();
+    }
+  }
+  return std::unique_ptr<GcLease>(new SqliteGcLease(fd, gc_running_));
 }
 
 }  // namespace sealvol

@@ -8,6 +8,7 @@
 #ifndef SEALVOL_META_SQLITE_META_STORE_H_
 #define SEALVOL_META_SQLITE_META_STORE_H_
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -51,13 +52,18 @@ class SqliteMetaStore : public MetaStore {
                    const std::vector<Digest>& digests) override;
   Result<std::vector<Digest>> UnlinkedBlobs(
       const std::string& ns, const std::vector<Digest>& digests) override;
+  // An flock on `<database>.gc-lock` (in-process for ":memory:").
+  Result<std::unique_ptr<GcLease>> LockGc() override;
 
  private:
   struct Db;
-  explicit SqliteMetaStore(std::unique_ptr<Db> db);
+  SqliteMetaStore(std::unique_ptr<Db> db, std::string path);
 
   std::mutex mu_;  // serializes use of the one connection
   std::unique_ptr<Db> db_;
+  std::string path_;
+  std::shared_ptr<std::atomic<bool>> gc_running_ =
+      std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace sealvol

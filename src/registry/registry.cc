@@ -154,6 +154,9 @@ Result<uint64_t> Registry::LinkUnlinkedVersions() {
 Result<GcStats> Registry::CollectGarbage(int64_t grace_seconds, bool dry_run,
                                          int64_t now) {
   GcStats stats;
+  // One collector at a time over this metadata (every replica's), held
+  // until the sweep ends.
+  SV_ASSIGN_OR_RETURN(std::unique_ptr<GcLease> lease, meta_->LockGc());
   std::unordered_set<Digest, DigestHash> live;
   SV_ASSIGN_OR_RETURN(std::vector<Digest> roots, meta_->AllVersionDigests());
   stats.versions = roots.size();

@@ -8,9 +8,11 @@
 //    namespace (MetaStore::LinkBlobs), so a registry serving this store
 //    shows them through that namespace.
 //  - Tags move by compare-and-swap and every move is kept in history.
-//  - GC marks from every version and sweeps only blobs older than a grace
-//    period, so it never races a publish that is still storing blobs (a
-//    publish refreshes the age of every blob it reuses: BlobStore::Keep).
+//  - GC marks from every version (tags and pins point at versions) and
+//    sweeps only blobs older than a grace period, so it never races a
+//    publish that is still storing blobs (a publish refreshes the age of
+//    every blob it reuses: BlobStore::Keep). One collector runs at a time
+//    across every process sharing the MetaStore (MetaStore::LockGc).
 //
 // Thread safety: as safe as the stores it wraps (both are thread safe).
 #ifndef SEALVOL_REGISTRY_REGISTRY_H_
@@ -92,7 +94,8 @@ class Registry : public Repository {
   // Removes blobs that no version references and that were last written or
   // kept more than `grace_seconds` before `now`. With `dry_run` nothing is
   // removed. Fails (removing nothing) when any version cannot be read in
-  // full: GC never guesses what is live.
+  // full: GC never guesses what is live. FailedPrecondition when another
+  // collector is running.
   Result<GcStats> CollectGarbage(int64_t grace_seconds, bool dry_run,
                                  int64_t now);
 
