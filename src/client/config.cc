@@ -47,9 +47,17 @@ Result<std::optional<RemoteConfig>> LookupRemote(const std::string& spec) {
   RemoteConfig rc;
   std::string token_file;
   if (spec.find("://") != std::string::npos) {
-    if (spec.rfind("http://", 0) != 0 && spec.rfind("https://", 0) != 0) {
-      return InvalidArgument(
-          "remote URL must start with http:// or https://: " + spec);
+    // Several replicas of one registry: "URL,URL,...".
+    std::string rest = spec;
+    for (;;) {
+      size_t comma = rest.find(',');
+      std::string one = rest.substr(0, comma);
+      if (one.rfind("http://", 0) != 0 && one.rfind("https://", 0) != 0) {
+        return InvalidArgument(
+            "remote URL must start with http:// or https://: " + one);
+      }
+      if (comma == std::string::npos) break;
+      rest = rest.substr(comma + 1);
     }
     rc.name = spec;
     rc.url = spec;

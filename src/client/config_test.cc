@@ -61,6 +61,12 @@ TEST_F(ConfigTest, NamedRemotesDefaultsAndPrecedence) {
   EXPECT_FALSE(ResolveRemote("local")->has_value());
   EXPECT_EQ((*ResolveRemote("http://team:5000"))->token, "team-token");
   EXPECT_EQ((*ResolveRemote("http://other:1"))->token, "");
+  // Replicas of one registry, tried in turn; each must be a URL.
+  EXPECT_EQ((*ResolveRemote("http://a:1,http://b:2"))->url,
+            "http://a:1,http://b:2");
+  auto bad = ResolveRemote("http://a:1,b:2");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("b:2"), std::string::npos);
   setenv("SEALVOL_TOKEN", "env-token", 1);
   EXPECT_EQ((*ResolveRemote("team"))->token, "env-token");
 }

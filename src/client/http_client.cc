@@ -49,9 +49,18 @@ struct GlobalInit {
 HttpClient::HttpClient(HttpClientOptions options)
     : options_(std::move(options)) {
   static GlobalInit init;
-  while (!options_.base_url.empty() && options_.base_url.back() == '/') {
-    options_.base_url.pop_back();
+  // "URL[,URL...]": replicas of one registry, tried in turn.
+  size_t start = 0;
+  for (;;) {
+    size_t comma = options_.base_url.find(',', start);
+    std::string u = options_.base_url.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!u.empty() && u.back() == '/') u.pop_back();
+    if (!u.empty()) urls_.push_back(u);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
+  if (urls_.empty()) urls_.push_back("");
 }
 
 HttpClient::~HttpClient() {
@@ -75,13 +84,19 @@ void HttpClient::Release(void* handle) {
   idle_.push_back(handle);
 }
 
+// A presigned URL's query is a credential for as long as it lives: messages
+// show the URL without it.
+static std::string RedactQuery(const std::string& url) {
+  size_t q = url.find('?');
+  return q == std::string::npos ? url : url.substr(0, q) + "?…";
+}
+
 Result<HttpResponse> HttpClient::SendOnce(
-    void* handle, const std::string& method, const std::string& path,
-    std::string_view body,
+    void* handle, const std::string& method, const std::string& url,
+    bool with_token, std::string_view body,
     const std::vector<std::pair<std::string, std::string>>& headers) {
   CURL* c = static_cast<CURL*>(handle);
   curl_easy_reset(c);  // keeps the connection
-  std::string url = options_.base_url + path;
   HttpResponse resp;
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -99,6 +114,8 @@ Result<HttpResponse> HttpClient::SendOnce(
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &resp);
   if (method == "GET") {
     curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+  } else if (method == "HEAD") {
+    curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
   } else {
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
@@ -108,7 +125,7 @@ Result<HttpResponse> HttpClient::SendOnce(
   struct curl_slist* list = nullptr;
   list = curl_slist_append(list, "Expect:");  // no 100-continue round trip
   std::string auth;
-  if (!options_.token.empty()) {
+  if (with_token && !options_.token.empty()) {
     auth = "Authorization: Bearer " + options_.token;
     list = curl_slist_append(list, auth.c_str());
   }
@@ -127,7 +144,8 @@ Result<HttpResponse> HttpClient::SendOnce(
   curl_slist_free_all(list);
   std::fill(auth.begin(), auth.end(), '\0');
   if (rc != CURLE_OK) {
-    std::string what = method + " " + url + ": " + curl_easy_strerror(rc);
+    std::string what =
+        method + " " + RedactQuery(url) + ": " + curl_easy_strerror(rc);
     switch (rc) {
       // Retrying cannot fix these.
       case CURLE_PEER_FAILED_VERIFICATION:
@@ -149,12 +167,30 @@ Result<HttpResponse> HttpClient::SendOnce(
 Result<HttpResponse> HttpClient::Send(
     const std::string& method, const std::string& path, std::string_view body,
     const std::vector<std::pair<std::string, std::string>>& headers) {
+  return SendWithRetries(method, path, true, body, headers);
+}
+
+Result<HttpResponse> HttpClient::GetRedirected(const std::string& url) {
+  if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
+    return Corruption("the registry redirected to a non-HTTP URL");
+  }
+  return SendWithRetries("GET", url, false, {}, {});
+}
+
+Result<HttpResponse> HttpClient::SendWithRetries(
+    const std::string& method, const std::string& target, bool registry,
+    std::string_view body,
+    const std::vector<std::pair<std::string, std::string>>& headers) {
   auto deadline = std::chrono::steady_clock::now() + options_.retry_for;
   auto backoff = std::chrono::milliseconds(100);
+  size_t switches = 0;
   for (;;) {
+    size_t replica = current_.load();
+    std::string url = registry ? urls_[replica] + target : target;
+    bool with_token = registry;
     void* h = Acquire();
     if (h == nullptr) return IOError("cannot create an HTTP handle");
-    auto r = SendOnce(h, method, path, body, headers);
+    auto r = SendOnce(h, method, url, with_token, body, headers);
     Release(h);
     Status failure;
     if (!r) {
@@ -162,10 +198,18 @@ Result<HttpResponse> HttpClient::Send(
       failure = r.error();
     } else if (r->status == 502 || r->status == 503 || r->status == 504) {
       failure =
-          Unavailable(method + " " + options_.base_url + path +
-                      ": the registry answered " + std::to_string(r->status));
+          Unavailable(method + " " + RedactQuery(url) +
+                      ": the server answered " + std::to_string(r->status));
     } else {
       return r;
+    }
+    // Another replica of the registry, if there is one, gets the next try
+    // at once; the backoff starts when every replica has failed once.
+    if (registry && urls_.size() > 1) {
+      size_t next = (replica + 1) % urls_.size();
+      current_.compare_exchange_strong(replica, next);
+      if (++switches < urls_.size()) continue;
+      switches = 0;
     }
     if (std::chrono::steady_clock::now() + backoff > deadline) {
       return Unavailable(failure.message() +

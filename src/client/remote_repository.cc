@@ -73,6 +73,25 @@ Result<bool> RemoteBlobStore::Put(const Digest& digest,
 Result<std::string> RemoteBlobStore::Get(const Digest& digest) {
   SV_ASSIGN_OR_RETURN(HttpResponse r, client_->Send("GET", BlobPath(digest)));
   if (r.status == 200) return std::move(r.body);
+  if (r.status == 307 || r.status == 302) {
+    // A registry with --redirect-blobs: the bytes come from object storage
+    // by a presigned URL, fetched without the registry token. The caller
+    // verifies them against the digest as it would the registry's.
+    auto at = r.headers.find("location");
+    if (at == r.headers.end()) {
+      return Corruption("blob " + digest.ToString() +
+                        ": the registry redirected without a Location");
+    }
+    SV_ASSIGN_OR_RETURN(HttpResponse o, client_->GetRedirected(at->second));
+    if (o.status == 200) return std::move(o.body);
+    if (o.status == 404) {
+      return NotFound("blob " + digest.ToString() +
+                      " is missing from the registry's bucket");
+    }
+    return IOError("blob " + digest.ToString() + ": the bucket answered HTTP " +
+                   std::to_string(o.status) +
+                   " to the registry's presigned URL");
+  }
   return StatusFromHttp(r, "blob " + digest.ToString());
 }
 

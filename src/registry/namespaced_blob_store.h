@@ -19,6 +19,7 @@ class NamespacedBlobStore : public BlobStore {
  public:
   NamespacedBlobStore(BlobStore* base, MetaStore* meta, std::string ns)
       : base_(base), meta_(meta), ns_(std::move(ns)) {}
+  const std::string& ns() const { return ns_; }
 
   // True when the namespace did not have the blob before (whether or not
   // the bytes were already stored for another namespace).

@@ -247,6 +247,22 @@ ApiResponse Api::PutBlob(Call& call, const std::string& text) {
 ApiResponse Api::GetBlob(Call& call, const std::string& text) {
   auto digest = Digest::Parse(text);
   if (!digest) return Error(400, "invalid", digest.error().message());
+  if (presign_) {
+    // The namespace check the bytes would get, without reading them.
+    auto unlinked = meta_->UnlinkedBlobs(call.blobs->ns(), {*digest});
+    if (!unlinked) return FromStatus(unlinked.error());
+    if (unlinked->empty()) {
+      std::string url = presign_(*digest);
+      if (!url.empty()) {
+        ApiResponse r;
+        r.status = 307;
+        r.headers.emplace_back("Location", url);
+        r.headers.emplace_back("Cache-Control", "no-store");
+        r.content_type = "text/plain";
+        return r;
+      }
+    }
+  }
   auto env = call.blobs->Get(*digest);
   if (!env) return FromStatus(env.error());
   ApiResponse r;

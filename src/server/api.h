@@ -11,6 +11,7 @@
 #define SEALVOL_SERVER_API_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,12 @@ class Api {
   // Enables /v1/sync-jobs (api_sync.cc); without it those routes are 404.
   void SetSyncJobs(SyncJobs* jobs) { sync_jobs_ = jobs; }
 
+  // Blob GETs the caller may read answer 307 with the URL this gives (a
+  // presigned URL into the bucket) instead of the bytes. Empty: serve them.
+  void SetBlobRedirect(std::function<std::string(const Digest&)> presign) {
+    presign_ = std::move(presign);
+  }
+
  private:
   struct Call;
   ApiResponse Route(Call& call);
@@ -92,6 +99,7 @@ class Api {
   const TokenTable* tokens_;
   Metrics* metrics_;
   SyncJobs* sync_jobs_ = nullptr;
+  std::function<std::string(const Digest&)> presign_;
 };
 
 }  // namespace sealvol::server

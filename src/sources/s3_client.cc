@@ -1,8 +1,11 @@
 #include "sources/s3_client.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <thread>
 
+#include "hash/sha256.h"
 #include "sources/source_util.h"
 #include "sources/xml.h"
 
@@ -84,22 +87,45 @@ S3Client::S3Client(S3Options options, std::string bucket)
   http_ = std::make_unique<HttpClient>(ho);
 }
 
+std::optional<int64_t> ParseS3Time(std::string_view text) {
+  struct tm tm = {};
+  std::string s(text);
+  const char* end = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  if (end == nullptr) end = strptime(s.c_str(), "%a, %d %b %Y %H:%M:%S", &tm);
+  if (end == nullptr) return std::nullopt;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
 Result<HttpResponse> S3Client::Send(const std::string& method,
                                     const std::string& key,
-                                    const HttpFields& query,
-                                    HttpFields headers) {
+                                    const HttpFields& query, HttpFields headers,
+                                    std::string_view body) {
   SigV4Request r;
   r.method = method;
   r.host = host_;
   r.path = path_prefix_ + "/" + key;
   r.query = query;
   r.headers = headers;
-  if (!options_.anonymous) {
-    HttpFields sig = SignV4(r, options_.creds,
-                            {options_.region, "s3", AmzDate(time(nullptr))});
-    headers.insert(headers.end(), sig.begin(), sig.end());
+  if (!body.empty()) r.payload_sha256 = Sha256::Of(body).Hex();
+  // HttpClient retries connection failures, 502, 503 (S3's SlowDown) and
+  // 504; 500 and 429 are retried here. Each attempt is signed afresh.
+  auto deadline = std::chrono::steady_clock::now() + options_.retry_for;
+  auto backoff = std::chrono::milliseconds(100);
+  for (;;) {
+    HttpFields sent = headers;
+    if (!options_.anonymous) {
+      HttpFields sig = SignV4(r, options_.creds,
+                              {options_.region, "s3", AmzDate(time(nullptr))});
+      sent.insert(sent.end(), sig.begin(), sig.end());
+    }
+    auto resp = http_->Send(method, RequestTarget(r.path, query), body, sent);
+    if (!resp || (resp->status != 500 && resp->status != 429) ||
+        std::chrono::steady_clock::now() + backoff > deadline) {
+      return resp;
+    }
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
   }
-  return http_->Send(method, RequestTarget(r.path, query), {}, headers);
 }
 
 Status S3Client::ErrorFrom(const HttpResponse& r,
@@ -169,6 +195,85 @@ Result<std::string> S3Client::GetRange(const std::string& key, uint64_t offset,
     return std::move(*body);
   }
   return ErrorFrom(r, what);
+}
+
+Result<std::string> S3Client::Get(const std::string& key) {
+  SV_ASSIGN_OR_RETURN(HttpResponse r, Send("GET", key, {}, {}));
+  if (r.status == 200) return std::move(r.body);
+  return ErrorFrom(r, "get s3://" + bucket_ + "/" + key);
+}
+
+Result<bool> S3Client::PutIfAbsent(const std::string& key,
+                                   std::string_view body) {
+  std::string what = "put s3://" + bucket_ + "/" + key;
+  // 409 ConditionalRequestConflict: another conditional write of the same
+  // key is in flight; its outcome decides, so ask again.
+  for (int attempt = 0;; ++attempt) {
+    SV_ASSIGN_OR_RETURN(HttpResponse r,
+                        Send("PUT", key, {}, {{"If-None-Match", "*"}}, body));
+    if (r.status == 200) return true;
+    if (r.status == 412) return false;
+    if (r.status == 409 && attempt < 20) {
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(50 << (attempt % 5)));
+      continue;
+    }
+    return ErrorFrom(r, what);
+  }
+}
+
+Result<std::optional<S3Object>> S3Client::Head(const std::string& key) {
+  SV_ASSIGN_OR_RETURN(HttpResponse r, Send("HEAD", key, {}, {}));
+  if (r.status == 404) return std::optional<S3Object>();
+  if (r.status != 200) return ErrorFrom(r, "head s3://" + bucket_ + "/" + key);
+  S3Object o;
+  o.key = key;
+  auto n = sources_internal::ParseDecimal(r.headers["content-length"]);
+  if (!n)
+    return Corruption("head s3://" + bucket_ + "/" + key +
+                      ": no Content-Length");
+  o.size = *n;
+  o.etag = Unquote(r.headers["etag"]);
+  o.last_modified = r.headers["last-modified"];
+  return std::optional<S3Object>(std::move(o));
+}
+
+Status S3Client::Delete(const std::string& key) {
+  SV_ASSIGN_OR_RETURN(HttpResponse r, Send("DELETE", key, {}, {}));
+  if (r.status == 204 || r.status == 200 || r.status == 404) {
+    return Status::Ok();
+  }
+  return ErrorFrom(r, "delete s3://" + bucket_ + "/" + key);
+}
+
+Status S3Client::Touch(const std::string& key) {
+  std::string what = "refresh s3://" + bucket_ + "/" + key;
+  // A copy onto itself must change something: REPLACE sets the (empty)
+  // user metadata, and the store stamps a new Last-Modified.
+  SV_ASSIGN_OR_RETURN(
+      HttpResponse r,
+      Send("PUT", key, {},
+           {{"x-amz-copy-source", UriEncode(bucket_ + "/" + key, false)},
+            {"x-amz-metadata-directive", "REPLACE"}}));
+  // A copy can fail after its 200 status line: the error is in the body.
+  if (r.status == 200 && r.body.find("<Error>") == std::string::npos) {
+    return Status::Ok();
+  }
+  if (r.status == 200) r.status = 500;
+  return ErrorFrom(r, what);
+}
+
+std::string S3Client::PresignGet(const std::string& key,
+                                 int64_t expires_seconds, int64_t now) const {
+  if (options_.anonymous) return "";
+  SigV4Request r;
+  r.method = "GET";
+  r.host = host_;
+  r.path = path_prefix_ + "/" + key;
+  std::string q =
+      PresignV4(r, options_.creds, {options_.region, "s3", AmzDate(now)},
+                expires_seconds);
+  return http_->base_url() + RequestTarget(r.path, {}) + "?" + q;
 }
 
 }  // namespace sealvol

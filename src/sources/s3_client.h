@@ -1,8 +1,11 @@
-// S3Client: the reads sealvol needs from an S3-compatible store (AWS S3,
-// R2, CoreWeave, GCS interoperability, Ceph RGW): paginated ListObjectsV2
-// under a prefix and ranged GETs, signed with SigV4 (or anonymous).
-// Errors name the bucket and key and the store's own error code, never the
-// credentials.
+// S3Client: what sealvol needs from an S3-compatible store (AWS S3, R2,
+// CoreWeave, GCS interoperability, Ceph RGW): paginated ListObjectsV2 under
+// a prefix and ranged GETs (sync reads sources with these), and
+// create-once PUTs, HEAD, DELETE, self-copies and presigned GETs (the
+// S3BlobStore writes with these). Requests are signed with SigV4 (or sent
+// anonymously). Throttling (429, 503 SlowDown) and server errors (500, 502,
+// 504) are retried with backoff for `retry_for`. Errors name the bucket and
+// key and the store's own error code, never the credentials.
 //
 // Thread safety: safe for concurrent use (HttpClient is).
 #ifndef SEALVOL_SOURCES_S3_CLIENT_H_
@@ -10,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,8 +42,12 @@ struct S3Object {
   uint64_t size = 0;
   std::string etag;             // without quotes
   std::string checksum_sha256;  // base64, when the store reports one
-  std::string last_modified;
+  std::string last_modified;    // ISO 8601, as listed
 };
+
+// Unix seconds of an S3 timestamp: ISO 8601 ("2026-12-03T02:41:04.000Z")
+// or an HTTP date ("Thu, 03 Dec 2026 02:41:04 GMT"); nullopt otherwise.
+std::optional<int64_t> ParseS3Time(std::string_view text);
 
 struct S3ListPage {
   std::vector<S3Object> objects;
@@ -63,10 +71,30 @@ class S3Client {
   Result<std::string> GetRange(const std::string& key, uint64_t offset,
                                uint64_t length,
                                const std::string& if_match = "");
+  // The whole object; NotFound when absent.
+  Result<std::string> Get(const std::string& key);
+  // Stores `body` at `key` unless an object is there already (a conditional
+  // `If-None-Match: *` PUT, so two writers never both succeed and a reader
+  // sees nothing or the whole object): true when written, false when the
+  // key existed.
+  Result<bool> PutIfAbsent(const std::string& key, std::string_view body);
+  // Size, ETag and Last-Modified, or nullopt when absent.
+  Result<std::optional<S3Object>> Head(const std::string& key);
+  // OK when removed or already absent.
+  Status Delete(const std::string& key);
+  // Sets the object's Last-Modified to now, by copying it onto itself
+  // (server-side, no bytes through this process). NotFound when absent.
+  Status Touch(const std::string& key);
+  // A URL anyone holding it may GET `key` with until `expires_seconds`
+  // after `now` (SigV4 query signing). Empty for an anonymous client.
+  std::string PresignGet(const std::string& key, int64_t expires_seconds,
+                         int64_t now) const;
+  const std::string& bucket() const { return bucket_; }
 
  private:
   Result<HttpResponse> Send(const std::string& method, const std::string& key,
-                            const HttpFields& query, HttpFields headers);
+                            const HttpFields& query, HttpFields headers,
+                            std::string_view body = {});
   Status ErrorFrom(const HttpResponse& r, const std::string& what) const;
 
   S3Options options_;

@@ -47,5 +47,32 @@ TEST(S3ListTest, RefusesWhatIsNotAListing) {
   }
 }
 
+TEST(S3TimeTest, ListingAndHeaderFormsAgree) {
+  // 2026-12-03T02:41:04Z
+  EXPECT_EQ(ParseS3Time("2026-12-03T02:41:04.000Z"), 1796265664);
+  EXPECT_EQ(ParseS3Time("2026-12-03T02:41:04Z"), 1796265664);
+  EXPECT_EQ(ParseS3Time("Thu, 03 Dec 2026 02:41:04 GMT"), 1796265664);
+  EXPECT_EQ(ParseS3Time("1970-01-01T00:00:00Z"), 0);
+  EXPECT_FALSE(ParseS3Time(""));
+  EXPECT_FALSE(ParseS3Time("yesterday"));
+  EXPECT_FALSE(ParseS3Time("2026-13-45"));
+}
+
+TEST(S3ClientTest, PresignedGetNamesTheObjectAndExpiry) {
+  S3Options o;
+  o.endpoint = "http://127.0.0.1:9000";
+  o.creds = {"AKIDEXAMPLE", "secret", ""};
+  S3Client client(o, "bucket");
+  std::string url = client.PresignGet("reg/blobs/a b", 300, 1796265664);
+  EXPECT_EQ(url.rfind("http://127.0.0.1:9000/bucket/reg/blobs/a%20b?", 0), 0u)
+      << url;
+  EXPECT_NE(url.find("X-Amz-Expires=300"), std::string::npos);
+  EXPECT_NE(url.find("X-Amz-Date=20261203T024104Z"), std::string::npos);
+  EXPECT_NE(url.find("X-Amz-Signature="), std::string::npos);
+  EXPECT_EQ(url.find("secret"), std::string::npos);
+  o.anonymous = true;
+  EXPECT_EQ(S3Client(o, "bucket").PresignGet("k", 300, 0), "");
+}
+
 }  // namespace
 }  // namespace sealvol
