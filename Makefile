@@ -61,6 +61,7 @@ bench:
 	bench/remote.sh $(BUILD)
 	bench/deploy.sh $(BUILD)
 	bench/sync.sh $(BUILD)
+	bench/scale_out.sh $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -1,6 +1,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "cli/backends.h"
 #include "cli/commands.h"
 
 namespace sealvol::cli {
@@ -9,6 +10,7 @@ void RegisterGc(CLI::App& app, Globals& g) {
   struct Args {
     bool dry_run = false;
     int64_t grace = 3600;
+    BackendFlags backends;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -19,6 +21,7 @@ void RegisterGc(CLI::App& app, Globals& g) {
   cmd->add_option("--grace", a->grace, "Grace period in seconds")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  AddBackendOptions(cmd, &a->backends);
   cmd->add_flag("--json", g.json, "Print JSON");
   cmd->callback([&g, a] {
     RunNoStore([&]() -> Status {
@@ -29,12 +32,20 @@ void RegisterGc(CLI::App& app, Globals& g) {
           "--store DIR` on the host that serves " +
           remote->url);
     });
-    Run(g, EmbeddedStore::Lock::kExclusive, [&](EmbeddedStore& st) -> Status {
+    // A registry on a bucket and/or PostgreSQL: replicas and publishes go
+    // on while gc runs, protected by the grace period; one collector at a
+    // time (MetaStore::LockGc). The embedded store alone: gc waits for
+    // local publishes to finish (the store's exclusive lock).
+    bool shared = !a->backends.blobs.empty() || !a->backends.meta.empty();
+    auto lock =
+        shared ? EmbeddedStore::Lock::kShared : EmbeddedStore::Lock::kExclusive;
+    Run(g, lock, [&](EmbeddedStore& st) -> Status {
+      SV_ASSIGN_OR_RETURN(auto backends, Backends::Open(a->backends, st));
       int64_t now = ::time(nullptr);
-      SV_ASSIGN_OR_RETURN(
-          GcStats s, st.registry().CollectGarbage(a->grace, a->dry_run, now));
+      SV_ASSIGN_OR_RETURN(GcStats s, backends->registry().CollectGarbage(
+                                         a->grace, a->dry_run, now));
       uint64_t temps = 0;
-      if (!a->dry_run) {
+      if (!a->dry_run && backends->s3() == nullptr) {
         SV_ASSIGN_OR_RETURN(temps, st.blobs().CollectTemp(a->grace));
       }
       if (g.json) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/file.h"
+#include "cli/backends.h"
 #include "cli/commands.h"
 #include "server/http_server.h"
 #include "server/sync_jobs.h"
@@ -28,6 +29,10 @@ struct ServeArgs {
   std::string tls_key;
   int64_t idle_timeout = 120;
   unsigned sync_jobs = 2;
+  BackendFlags backends;
+  bool migrate_only = false;
+  bool redirect_blobs = false;
+  int64_t redirect_ttl = 300;
 };
 
 bool IsLoopback(const std::string& host) {
@@ -84,9 +89,21 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
     std::fflush(log);
   };
 
+  SV_ASSIGN_OR_RETURN(auto backends, Backends::Open(a.backends, st));
+  if (a.migrate_only) {
+    std::cerr << "sealvol: " << backends->description()
+              << ": schema is current\n";
+    return Status::Ok();
+  }
+  if (a.redirect_blobs && backends->s3() == nullptr) {
+    return InvalidArgument(
+        "--redirect-blobs needs --blobs s3://...: only a bucket can serve "
+        "presigned URLs");
+  }
+  Registry& registry = backends->registry();
   // Versions committed before namespaces had links (or by an older
   // sealvol) become visible through their namespace.
-  SV_ASSIGN_OR_RETURN(uint64_t linked, st.registry().LinkUnlinkedVersions());
+  SV_ASSIGN_OR_RETURN(uint64_t linked, registry.LinkUnlinkedVersions());
   if (linked > 0) {
     std::cerr << "sealvol: linked " << linked
               << " existing versions to their namespaces\n";
@@ -116,11 +133,17 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
         std::max(4u, 2 * std::thread::hardware_concurrency());
     base.annotations = {{"host", HostName()}};
     sync_jobs =
-        std::make_unique<server::SyncJobs>(&st.registry(), base, a.sync_jobs);
+        std::make_unique<server::SyncJobs>(&registry, base, a.sync_jobs);
   }
   server::Metrics metrics;
-  server::Api api(&st.blobs(), &st.registry().meta(), &tokens, &metrics);
+  server::Api api(&backends->blobs(), &backends->meta(), &tokens, &metrics);
   api.SetSyncJobs(sync_jobs.get());
+  if (a.redirect_blobs) {
+    S3BlobStore* s3 = backends->s3();
+    int64_t ttl = a.redirect_ttl;
+    api.SetBlobRedirect(
+        [s3, ttl](const Digest& d) { return s3->PresignGet(d, ttl); });
+  }
   server::HttpServer http(&api, &metrics, o);
   SV_ASSIGN_OR_RETURN(uint16_t port, http.Start());
   if (!a.port_file.empty()) {
@@ -134,12 +157,14 @@ Status Serve(const Globals& g, const ServeArgs& a, EmbeddedStore& st) {
   if (g.json) {
     std::cout << nlohmann::json{{"url", url},
                                 {"store", st.root()},
+                                {"backends", backends->description()},
                                 {"tokens", tokens.size()},
                                 {"pid", getpid()}}
                      .dump()
               << std::endl;
   }
-  std::cerr << "sealvol: serving " << st.root() << " at " << url << " ("
+  std::cerr << "sealvol: serving " << backends->description() << " at " << url
+            << " ("
             << (tokens.open() ? "no auth: loopback only"
                               : std::to_string(tokens.size()) + " tokens")
             << "); SIGTERM stops gracefully\n";
@@ -199,6 +224,18 @@ void RegisterServe(CLI::App& app, Globals& g) {
                   "Sync jobs run at once for clients' `sync --on-server` "
                   "(with this process's credentials); 0 turns them off")
       ->capture_default_str();
+  AddBackendOptions(cmd, &a->backends);
+  cmd->add_flag("--migrate", a->migrate_only,
+                "Apply pending PostgreSQL schema migrations (--meta) and exit. "
+                "serve also applies them on start");
+  cmd->add_flag("--redirect-blobs", a->redirect_blobs,
+                "Answer blob downloads with a presigned URL into the bucket "
+                "(--blobs s3://...), so bytes flow from object storage to "
+                "clients directly");
+  cmd->add_option("--redirect-ttl", a->redirect_ttl,
+                  "Seconds a presigned blob URL stays valid")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 604800));
   cmd->add_flag("--json", g.json, "Print the URL and pid as JSON when ready");
   cmd->callback([&g, a] {
     Run(g, EmbeddedStore::Lock::kNone,
