@@ -73,6 +73,7 @@ sync
 timed pub_local "$SV" --remote "$LOCAL" publish "$W/model" bench/m:v1 -q --no-cache
 sync
 timed pub_scaled "$SV" --remote "$SCALED" publish "$W/model" bench/m:v1 -q --no-cache
+timed repub_local "$SV" --remote "$LOCAL" publish "$W/model" bench/m:v2 -q --no-cache
 timed repub_scaled "$SV" --remote "$SCALED" publish "$W/model" bench/m:v2 -q --no-cache
 cold_read read_local "$LOCAL"
 cold_read read_scaled "$SCALED"
@@ -88,7 +89,7 @@ Model: $BYTES bytes ($(ls "$W/model" | wc -l) files); largest shard $SHARD_BYTES
 | measurement | RGW + PostgreSQL | local disk + SQLite | ratio (local / scaled) |
 |---|---|---|---|
 | publish through the registry (GB/s) | $(gbps "$BYTES" "$pub_scaled") | $(gbps "$BYTES" "$pub_local") | $(ratio "$pub_scaled" "$pub_local") |
-| re-publish, nothing new (s) | $repub_scaled | | |
+| re-publish, nothing new, file cache off (s) | $repub_scaled | $repub_local | $(ratio "$repub_scaled" "$repub_local") |
 | cold read of the shard through a mount (GB/s) | $(gbps "$SHARD_BYTES" "$read_scaled") | $(gbps "$SHARD_BYTES" "$read_local") | $(ratio "$read_scaled" "$read_local") |
 | same, --redirect-blobs (bytes from the gateway) (GB/s) | $(gbps "$SHARD_BYTES" "$read_redirect") | $(gbps "$SHARD_BYTES" "$read_local") | $(ratio "$read_redirect" "$read_local") |
 | the gateway alone: aws s3 cp of every blob ($keys_bytes bytes) (GB/s) | $(gbps "$keys_bytes" "$gw_all") | | |

@@ -21,6 +21,12 @@ void AddBackendOptions(CLI::App* cmd, BackendFlags* f) {
   cmd->add_option("--region", f->region,
                   "S3 region for --blobs (default $AWS_REGION, else "
                   "us-east-1)");
+  cmd->add_option("--refresh-after", f->refresh_after,
+                  "Seconds after which a reused blob in the bucket gets a "
+                  "fresh Last-Modified (a server-side copy); gc's --grace "
+                  "must exceed this plus the longest publish")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--addressing", f->addressing,
                   "S3 addressing for --blobs: path or virtual")
       ->check(CLI::IsMember({"path", "virtual"}))
@@ -50,7 +56,7 @@ Result<std::unique_ptr<Backends>> Backends::Open(const BackendFlags& f,
     if (!f.region.empty()) o.region = f.region;
     o.path_style = f.addressing != "virtual";
     o.retry_for = ClientRetryFor();
-    SV_ASSIGN_OR_RETURN(s3, S3BlobStore::Open(f.blobs, o));
+    SV_ASSIGN_OR_RETURN(s3, S3BlobStore::Open(f.blobs, o, f.refresh_after));
   }
   std::unique_ptr<MetaStore> pg;
   std::string meta_desc = "metadata " + embedded.root() + "/meta.db";

@@ -24,6 +24,7 @@ struct BackendFlags {
   std::string region;    // else $AWS_REGION, else us-east-1
   std::string addressing = "path";  // or "virtual"
   bool migrate = true;              // apply pending PostgreSQL migrations
+  int64_t refresh_after = 600;      // S3BlobStore: Keep copies only older blobs
 };
 
 // Adds --blobs, --meta, --endpoint, --region and --addressing to `cmd`.

@@ -177,8 +177,10 @@ std::vector<StoreFactory> Factories() {
                      std::string prefix =
                          "suite/" +
                          std::filesystem::path(dir).filename().string();
+                     // refresh_after 0: every Keep refreshes, as the
+                     // suite expects of every store.
                      auto s = S3BlobStore::Open(
-                         std::string("s3://") + bucket + "/" + prefix, o);
+                         std::string("s3://") + bucket + "/" + prefix, o, 0);
                      EXPECT_TRUE(s.has_value()) << s.error().message();
                      return s ? std::move(*s) : nullptr;
                    }});
@@ -189,6 +191,43 @@ std::vector<StoreFactory> Factories() {
 INSTANTIATE_TEST_SUITE_P(AllStores, BlobStoreSuite,
                          ::testing::ValuesIn(Factories()),
                          [](const auto& info) { return info.param.name; });
+
+// Keep's copy is skipped for a blob younger than refresh_after: re-publishing
+// a model must not copy all of it inside the bucket.
+TEST(S3BlobStoreTest, KeepCopiesOnlyBlobsOlderThanRefreshAfter) {
+  const char* endpoint = std::getenv("SEALVOL_TEST_S3_ENDPOINT");
+  const char* bucket = std::getenv("SEALVOL_TEST_S3_BUCKET");
+  if (endpoint == nullptr || bucket == nullptr) {
+    GTEST_SKIP()
+        << "needs SEALVOL_TEST_S3_ENDPOINT (tests/e2e/scale_out_test.sh)";
+  }
+  S3Options o;
+  o.endpoint = endpoint;
+  CredentialsFromEnvironment(&o);
+  auto store = S3BlobStore::Open(
+      std::string("s3://") + bucket + "/refresh-" + std::to_string(::getpid()),
+      o, 3);
+  ASSERT_TRUE(store.has_value()) << store.error().message();
+  Digest d = Sha256::Of("refresh");
+  ASSERT_TRUE(*(*store)->Put(d, "r"));
+  auto age = [&] {
+    int64_t mtime = -1;
+    EXPECT_TRUE((*store)
+                    ->List([&](const BlobInfo& b) {
+                      if (b.digest == d) mtime = b.mtime;
+                    })
+                    .ok());
+    return mtime;
+  };
+  int64_t first = age();
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_TRUE((*store)->Keep(d).ok());
+  EXPECT_EQ(age(), first);  // young: not copied
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_TRUE((*store)->Keep(d).ok());
+  EXPECT_GT(age(), first);  // older than 3 s: refreshed
+  EXPECT_EQ((*store)->Keep(Sha256::Of("absent")).code(), StatusCode::kNotFound);
+}
 
 TEST(LocalBlobStoreTest, UsesTheSpecifiedLayoutAndCleansTempFiles) {
   char tmpl[] = "/tmp/sealvol-local-test-XXXXXX";

@@ -12,7 +12,8 @@ constexpr std::string_view kBlobDir = "blobs/sha256/";
 }  // namespace
 
 Result<std::unique_ptr<S3BlobStore>> S3BlobStore::Open(const std::string& uri,
-                                                       S3Options options) {
+                                                       S3Options options,
+                                                       int64_t refresh_after) {
   if (uri.rfind("s3://", 0) != 0) {
     return InvalidArgument("--blobs wants s3://BUCKET[/PREFIX], got '" + uri +
                            "'");
@@ -27,7 +28,7 @@ Result<std::unique_ptr<S3BlobStore>> S3BlobStore::Open(const std::string& uri,
                            "' (want s3://BUCKET[/PREFIX])");
   }
   std::unique_ptr<S3BlobStore> s(
-      new S3BlobStore(std::move(options), bucket, prefix));
+      new S3BlobStore(std::move(options), bucket, prefix, refresh_after));
   // One small listing: the credentials, the bucket and the endpoint are
   // checked before anything is served.
   auto probe = s->client_.List(s->prefix_ + std::string(kBlobDir) + "00/", 1);
@@ -38,10 +39,11 @@ Result<std::unique_ptr<S3BlobStore>> S3BlobStore::Open(const std::string& uri,
 }
 
 S3BlobStore::S3BlobStore(S3Options options, std::string bucket,
-                         std::string prefix)
+                         std::string prefix, int64_t refresh_after)
     : client_(std::move(options), bucket),
       prefix_(prefix.empty() ? "" : prefix + "/"),
-      uri_("s3://" + bucket + (prefix.empty() ? "" : "/" + prefix)) {}
+      uri_("s3://" + bucket + (prefix.empty() ? "" : "/" + prefix)),
+      refresh_after_(refresh_after) {}
 
 std::string S3BlobStore::Key(const Digest& d) const {
   std::string hex = d.Hex();
@@ -73,6 +75,16 @@ Result<bool> S3BlobStore::Has(const Digest& digest) {
 }
 
 Status S3BlobStore::Keep(const Digest& digest) {
+  if (refresh_after_ > 0) {
+    SV_ASSIGN_OR_RETURN(auto head, client_.Head(Key(digest)));
+    if (!head) {
+      return NotFound("blob " + digest.ToString() + " is not in " + uri_);
+    }
+    auto modified = ParseS3Time(head->last_modified);
+    if (modified && ::time(nullptr) - *modified < refresh_after_) {
+      return Status::Ok();  // young enough: no copy
+    }
+  }
   Status s = client_.Touch(Key(digest));
   if (s.code() == StatusCode::kNotFound) {
     return NotFound("blob " + digest.ToString() + " is not in " + uri_);

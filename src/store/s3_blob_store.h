@@ -6,9 +6,13 @@
 // object visible whole or not at all, and of two writers of one blob exactly
 // one creates it, so a blob is never rewritten. A PUT that returned 200 is
 // durable, so Sync has nothing to do. Keep refreshes Last-Modified with a
-// server-side self-copy; GC reads ages from the listing's LastModified (the
-// store's clock, so replicas' clocks do not matter; the collector's clock
-// must be within the grace period of the store's).
+// server-side self-copy, but only for a blob older than `refresh_after`
+// seconds (a copy moves the bytes inside the store; re-publishing a large
+// model would copy all of it): a reused blob is then at most
+// `refresh_after` plus the publish's duration old when its version
+// commits, which GC's grace period must exceed. GC reads ages from the
+// listing's LastModified (the store's clock, so replicas' clocks do not
+// matter; the collector's must be within minutes of the store's).
 //
 // Thread safety: safe for concurrent use from many threads and processes
 // (every operation is one request; the store serializes them).
@@ -28,7 +32,8 @@ class S3BlobStore : public BlobStore {
   // `uri` is s3://BUCKET[/PREFIX]. Checks the bucket can be listed with
   // these credentials, so a wrong key or bucket fails at start, clearly.
   static Result<std::unique_ptr<S3BlobStore>> Open(const std::string& uri,
-                                                   S3Options options);
+                                                   S3Options options,
+                                                   int64_t refresh_after = 600);
 
   Result<bool> Put(const Digest& digest, std::string_view envelope) override;
   Status Sync() override { return Status::Ok(); }
@@ -49,12 +54,14 @@ class S3BlobStore : public BlobStore {
   const std::string& uri() const { return uri_; }
 
  private:
-  S3BlobStore(S3Options options, std::string bucket, std::string prefix);
+  S3BlobStore(S3Options options, std::string bucket, std::string prefix,
+              int64_t refresh_after);
   std::string Key(const Digest& d) const;
 
   S3Client client_;
   std::string prefix_;  // "" or "PREFIX/"
   std::string uri_;
+  int64_t refresh_after_;
 };
 
 }  // namespace sealvol
