@@ -81,6 +81,7 @@ cold_read read_redirect "$REDIRECT"
 # The gateway alone: the same shard's bytes as S3 GETs of its blobs, 8 at a
 # time, is the ceiling any registry on it can reach.
 keys_bytes=$(/usr/bin/aws --endpoint-url "$S3_ENDPOINT" s3 ls --recursive s3://bench/reg/blobs/ | awk '{s+=$3} END {print s}')
+timed gw_put /usr/bin/aws --endpoint-url "$S3_ENDPOINT" s3 cp --recursive --quiet "$W/model" s3://bench/raw/
 timed gw_all /usr/bin/aws --endpoint-url "$S3_ENDPOINT" s3 cp --recursive --quiet s3://bench/reg/blobs/ "$W/gw-copy/"
 
 cat <<TABLE
@@ -92,5 +93,6 @@ Model: $BYTES bytes ($(ls "$W/model" | wc -l) files); largest shard $SHARD_BYTES
 | re-publish, nothing new, file cache off (s) | $repub_scaled | $repub_local | $(ratio "$repub_scaled" "$repub_local") |
 | cold read of the shard through a mount (GB/s) | $(gbps "$SHARD_BYTES" "$read_scaled") | $(gbps "$SHARD_BYTES" "$read_local") | $(ratio "$read_scaled" "$read_local") |
 | same, --redirect-blobs (bytes from the gateway) (GB/s) | $(gbps "$SHARD_BYTES" "$read_redirect") | $(gbps "$SHARD_BYTES" "$read_local") | $(ratio "$read_redirect" "$read_local") |
-| the gateway alone: aws s3 cp of every blob ($keys_bytes bytes) (GB/s) | $(gbps "$keys_bytes" "$gw_all") | | |
+| the gateway alone: aws s3 cp uploading the model files (GB/s) | $(gbps "$BYTES" "$gw_put") | | |
+| the gateway alone: aws s3 cp downloading every blob ($keys_bytes bytes) (GB/s) | $(gbps "$keys_bytes" "$gw_all") | | |
 TABLE

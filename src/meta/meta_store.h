@@ -79,6 +79,27 @@ struct TagExpect {
   static TagExpect Is(const Digest& d) { return {Kind::kDigest, d}; }
 };
 
+// The compare-and-swap rule every MetaStore applies to a move of tag `name`
+// (VOLUME:TAG) from its current value `from` to `to`: FailedPrecondition
+// naming the current value when `expect` does not hold, NotFound when
+// removing a tag that does not exist; else true when the move changes the
+// tag, false when it already has that value (nothing to record).
+inline Result<bool> CheckTagMove(const std::string& name,
+                                 const std::optional<Digest>& from,
+                                 const std::optional<Digest>& to,
+                                 const TagExpect& expect) {
+  std::string now_at = from ? from->ToString() : std::string("(no tag)");
+  if (expect.kind == TagExpect::Kind::kAbsent && from) {
+    return FailedPrecondition("tag " + name + " already exists at " + now_at);
+  }
+  if (expect.kind == TagExpect::Kind::kDigest && from != expect.digest) {
+    return FailedPrecondition("tag " + name + " is at " + now_at +
+                              ", not the expected " + expect.digest.ToString());
+  }
+  if (!to && !from) return NotFound("no tag '" + name + "' to remove");
+  return to != from;
+}
+
 // Held by a garbage collector while it runs; dropping it lets the next one
 // start.
 class GcLease {

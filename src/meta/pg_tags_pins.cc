@@ -70,17 +70,8 @@ Status PgMetaStore::MoveTag(const std::string& volume, const std::string& tag,
       SV_ASSIGN_OR_RETURN(Digest d, DigestAt(cur, 0, 0));
       from = d;
     }
-    std::string now_at = from ? from->ToString() : std::string("(no tag)");
-    if (expect.kind == TagExpect::Kind::kAbsent && from) {
-      return FailedPrecondition("tag " + name + " already exists at " + now_at);
-    }
-    if (expect.kind == TagExpect::Kind::kDigest && from != expect.digest) {
-      return FailedPrecondition("tag " + name + " is at " + now_at +
-                                ", not the expected " +
-                                expect.digest.ToString());
-    }
-    if (!to && !from) return NotFound("no tag '" + name + "' to remove");
-    if (to == from) return Status::Ok();
+    SV_ASSIGN_OR_RETURN(bool changes, CheckTagMove(name, from, to, expect));
+    if (!changes) return Status::Ok();
     if (to) {
       SV_RETURN_IF_ERROR(RequireVersion(c, volume, *to));
       SV_RETURN_IF_ERROR(

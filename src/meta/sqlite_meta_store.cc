@@ -252,18 +252,9 @@ Status SqliteMetaStore::MoveTag(const std::string& volume,
       SV_ASSIGN_OR_RETURN(Digest d, cur.DigestAt(0));
       from = d;
     }
-    std::string name = volume + ":" + tag;
-    std::string now_at = from ? from->ToString() : std::string("(no tag)");
-    if (expect.kind == TagExpect::Kind::kAbsent && from) {
-      return FailedPrecondition("tag " + name + " already exists at " + now_at);
-    }
-    if (expect.kind == TagExpect::Kind::kDigest && from != expect.digest) {
-      return FailedPrecondition("tag " + name + " is at " + now_at +
-                                ", not the expected " +
-                                expect.digest.ToString());
-    }
-    if (!to && !from) return NotFound("no tag '" + name + "' to remove");
-    if (to == from) return Status::Ok();
+    SV_ASSIGN_OR_RETURN(bool changes,
+                        CheckTagMove(volume + ":" + tag, from, to, expect));
+    if (!changes) return Status::Ok();
     if (to) {
       Stmt v(db, "SELECT 1 FROM versions WHERE volume = ? AND digest = ?");
       SV_RETURN_IF_ERROR(v.Prepared());

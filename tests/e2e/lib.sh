@@ -78,6 +78,15 @@ start_server() {
   return 1
 }
 
+# same_tree WHAT WANT_DIR GOT_DIR: every regular file's path and SHA-256
+# match.
+same_tree() {
+  local a b
+  a=$(cd "$2" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+  b=$(cd "$3" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+  if [ -n "$a" ] && [ "$a" == "$b" ]; then pass; else fail "$1: $3 differs from $2"; fi
+}
+
 # metric NAME_WITH_LABELS: a value from $URL/metrics (0 when absent).
 metric() {
   curl -s "$URL/metrics" | awk -v m="$1" '$1 == m {print $2; f=1} END {if (!f) print 0}'

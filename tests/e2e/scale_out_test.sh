@@ -76,9 +76,7 @@ expect_exit 0 ca resolve acme/m:v2
 expect_eq "A sees B's version" "$OUT" "$D2"
 mkdir -p "$WORK/mnt"
 expect_exit 0 cb mount acme/m:prod "$WORK/mnt" -q
-(cd "$WORK/m1" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$WORK/want.sums"
-(cd "$WORK/mnt" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$WORK/got.sums"
-cmp -s "$WORK/want.sums" "$WORK/got.sums" && pass || fail "mount through B differs from what A published"
+same_tree "mount through B shows what A published" "$WORK/m1" "$WORK/mnt"
 cb umount "$WORK/mnt" -q
 blobs=$(s3 s3 ls --recursive s3://registry/team/blobs/sha256/ | wc -l)
 [ "$blobs" -gt 5 ] && pass || fail "only $blobs blobs in the bucket"
@@ -159,9 +157,7 @@ printf '%s\n' "tok-team-0123456789abcdef team write:acme/*" >"$WORK/tokens"
 start_server c "$WORK/rc" --listen 127.0.0.1:0 "${BACK[@]}" --redirect-blobs --tokens "$WORK/tokens" || exit 1
 cc() { SEALVOL_HOME=$WORK/cd SEALVOL_CACHE_DIR=$WORK/cd/cache SEALVOL_TOKEN=tok-team-0123456789abcdef "$SEALVOL" --remote "$URL" "$@"; }
 expect_exit 0 cc pull acme/m:v2 "$WORK/pulled" -q
-(cd "$WORK/m2" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$WORK/want2.sums"
-(cd "$WORK/pulled" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$WORK/got2.sums"
-cmp -s "$WORK/want2.sums" "$WORK/got2.sums" && pass || fail "pull through redirects differs"
+same_tree "pull through redirects" "$WORK/m2" "$WORK/pulled"
 redirects=$(grep -c "GET /v1/volumes/acme/m/blobs/sha256:[0-9a-f]*\" 307 " "$WORK/c.log")
 [ "$redirects" -gt 0 ] && pass || fail "no blob GET was redirected: $(grep blobs "$WORK/c.log" | head -3)"
 # Without a token, the registry gives no URL.
