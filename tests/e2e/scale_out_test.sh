@@ -136,8 +136,12 @@ for ref in acme/m@$D1 acme/m@$D2 acme/p1:v1 acme/p2:v1 acme/p3:v1 acme/p4:v1; do
   expect_exit 0 cb verify "$ref" -q
 done
 
-# --- A replica killed mid-publish: the client moves to the other.
+# --- A replica killed mid-publish: the client moves to the other. A mount
+# made through both before the kill reads its bytes after it.
 "$GENMODEL" "$WORK/big" --size 150000000 --seed 7 >/dev/null
+both() { SEALVOL_HOME=$WORK/cc SEALVOL_CACHE_DIR=$WORK/cc/cache "$SEALVOL" --remote "$URL_A,$URL_B" "$@"; }
+mkdir -p "$WORK/mnt2"
+expect_exit 0 both mount acme/m:v2 "$WORK/mnt2" -q --cache-size 0
 SEALVOL_HOME=$WORK/cc SEALVOL_CACHE_DIR=$WORK/cc/cache "$SEALVOL" \
   --remote "$URL_A,$URL_B" publish "$WORK/big" acme/big:v1 --json -q >"$WORK/big.out" 2>"$WORK/big.err" &
 pub=$!
@@ -151,6 +155,8 @@ served_a=$(grep -c "acme/big/blobs" "$WORK/a.log")
 served_b=$(grep -c "acme/big/blobs" "$WORK/b.log")
 [ "$served_a" -gt 0 ] && [ "$served_b" -gt 0 ] && pass || fail "uploads went A=$served_a B=$served_b, want both"
 expect_exit 0 cb verify acme/big:v1 -q
+same_tree "a mount through both replicas reads on after one died" "$WORK/m2" "$WORK/mnt2"
+both umount "$WORK/mnt2" -q
 
 # --- Presigned redirects: bytes come from the bucket, the token stays home.
 printf '%s\n' "tok-team-0123456789abcdef team write:acme/*" >"$WORK/tokens"
