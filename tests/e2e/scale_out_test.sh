@@ -166,6 +166,14 @@ expect_exit 0 cc pull acme/m:v2 "$WORK/pulled" -q
 same_tree "pull through redirects" "$WORK/m2" "$WORK/pulled"
 redirects=$(grep -c "GET /v1/volumes/acme/m/blobs/sha256:[0-9a-f]*\" 307 " "$WORK/c.log")
 [ "$redirects" -gt 0 ] && pass || fail "no blob GET was redirected: $(grep blobs "$WORK/c.log" | head -3)"
+# The presigned URL works on its own and the gateway refuses it when a
+# bearer token rides along, so the pull above did not forward the token.
+loc=$(curl -s -o /dev/null -w '%{redirect_url}' -H "Authorization: Bearer tok-team-0123456789abcdef" \
+  "$URL/v1/volumes/acme/m/blobs/$D1")
+expect_contains "redirect goes to the bucket" "$loc" "$S3_ENDPOINT/registry/team/blobs/sha256/"
+expect_eq "presigned URL alone" "$(curl -s -o /dev/null -w '%{http_code}' "$loc")" 200
+expect_eq "presigned URL with a bearer token" \
+  "$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer tok-team-0123456789abcdef' "$loc")" 400
 # Without a token, the registry gives no URL.
 code=$(curl -s -o /dev/null -w '%{http_code}' "$URL/v1/volumes/acme/m/blobs/$D1")
 expect_eq "no token, no redirect" "$code" 401
