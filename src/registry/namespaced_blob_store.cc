@@ -46,21 +46,28 @@ Status NamespacedBlobStore::List(const std::function<void(const BlobInfo&)>&) {
 
 Result<std::vector<Digest>> NamespacedBlobStore::Missing(
     const std::vector<Digest>& digests) {
-  SV_ASSIGN_OR_RETURN(auto missing, meta_->UnlinkedBlobs(ns_, digests));
-  std::vector<Digest> out;
+  SV_ASSIGN_OR_RETURN(auto unlinked, meta_->UnlinkedBlobs(ns_, digests));
+  // Linked blobs: still there? (GC may have removed an unreferenced one.)
+  // Keeping them also protects them from GC while this publish goes on.
+  std::vector<Digest> linked;
   size_t m = 0;
   for (const Digest& d : digests) {
-    if (m < missing.size() && missing[m] == d) {
-      out.push_back(d);
+    if (m < unlinked.size() && unlinked[m] == d) {
       ++m;
-      continue;
+    } else {
+      linked.push_back(d);
     }
-    // Linked: still there? (GC may have removed an unreferenced blob.)
-    Status kept = base_->Keep(d);
-    if (kept.code() == StatusCode::kNotFound) {
+  }
+  SV_ASSIGN_OR_RETURN(auto gone, base_->KeepAll(linked));
+  std::vector<Digest> out;
+  size_t u = 0, g = 0;
+  for (const Digest& d : digests) {
+    if (u < unlinked.size() && unlinked[u] == d) {
       out.push_back(d);
-    } else if (!kept.ok()) {
-      return kept;
+      ++u;
+    } else if (g < gone.size() && gone[g] == d) {
+      out.push_back(d);
+      ++g;
     }
   }
   return out;

@@ -161,6 +161,12 @@ TEST_F(RegistryTest, NamespacesSeeOnlyTheirOwnBlobs) {
   EXPECT_EQ(other.Get(small).error().code(), StatusCode::kNotFound);
   EXPECT_EQ(*other.Missing({small, v}), (std::vector<Digest>{small, v}));
   EXPECT_TRUE(acme.Missing({small, v})->empty());
+  // Linked but gone from the store (removed behind the registry's back):
+  // missing again, in the order asked, among unlinked and present ones.
+  Digest never = Sha256::Of(std::string("never-ns"));
+  ASSERT_TRUE(blobs_.Delete(small).ok());
+  EXPECT_EQ(*acme.Missing({never, v, small}),
+            (std::vector<Digest>{never, small}));
 
   // "other" cannot commit a manifest naming blobs it never uploaded...
   Registry other_reg(&other, meta_.get());

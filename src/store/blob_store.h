@@ -67,6 +67,22 @@ class BlobStore {
   // Calls `fn` once per stored blob, in no particular order.
   virtual Status List(const std::function<void(const BlobInfo&)>& fn) = 0;
 
+  // Keep for each of `digests`; returns those absent, in the order given.
+  // Stores that can refresh many at once (S3BlobStore) override this.
+  virtual Result<std::vector<Digest>> KeepAll(
+      const std::vector<Digest>& digests) {
+    std::vector<Digest> absent;
+    for (const Digest& d : digests) {
+      Status s = Keep(d);
+      if (s.code() == StatusCode::kNotFound) {
+        absent.push_back(d);
+      } else if (!s.ok()) {
+        return s;
+      }
+    }
+    return absent;
+  }
+
   // Those of `digests` the store lacks, in the order given. Stores that can
   // answer many at once (a remote registry) override this.
   virtual Result<std::vector<Digest>> Missing(

@@ -145,10 +145,13 @@ TEST_P(BlobStoreSuite, ConcurrentPutsOfManyBlobsAreAllReadable) {
       all.push_back(Sha256::Of(body));
     }
   }
-  all.push_back(Sha256::Of("never stored"));
+  all.insert(all.begin() + 50, Sha256::Of("never stored"));
   auto missing = store_->Missing(all);
   ASSERT_TRUE(missing.has_value());
   EXPECT_EQ(*missing, std::vector<Digest>{Sha256::Of("never stored")});
+  auto absent = store_->KeepAll(all);
+  ASSERT_TRUE(absent.has_value());
+  EXPECT_EQ(*absent, std::vector<Digest>{Sha256::Of("never stored")});
 }
 
 // Every implementation; S3BlobStore when a bucket is given (the e2e test

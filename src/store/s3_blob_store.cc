@@ -121,21 +121,23 @@ Status S3BlobStore::List(const std::function<void(const BlobInfo&)>& fn) {
   return Status::Ok();
 }
 
-Result<std::vector<Digest>> S3BlobStore::Missing(
-    const std::vector<Digest>& digests) {
-  std::vector<char> missing(digests.size(), 0);
+Result<std::vector<Digest>> S3BlobStore::Select(
+    const std::vector<Digest>& digests,
+    const std::function<Result<bool>(const Digest&)>& absent) {
+  std::vector<char> chosen(digests.size(), 0);
   std::atomic<size_t> next{0};
   std::mutex mu;
   Status failure;
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < digests.size();) {
-      auto has = Has(digests[i]);
-      if (!has) {
+      auto r = absent(digests[i]);
+      if (!r) {
         std::lock_guard<std::mutex> lock(mu);
-        if (failure.ok()) failure = has.error();
+        if (failure.ok()) failure = r.error();
+        next = digests.size();  // the others stop too
         return;
       }
-      missing[i] = !*has;
+      chosen[i] = *r;
     }
   };
   std::vector<std::thread> threads;
@@ -146,9 +148,27 @@ Result<std::vector<Digest>> S3BlobStore::Missing(
   if (!failure.ok()) return failure;
   std::vector<Digest> out;
   for (size_t i = 0; i < digests.size(); ++i) {
-    if (missing[i]) out.push_back(digests[i]);
+    if (chosen[i]) out.push_back(digests[i]);
   }
   return out;
+}
+
+Result<std::vector<Digest>> S3BlobStore::Missing(
+    const std::vector<Digest>& digests) {
+  return Select(digests, [this](const Digest& d) -> Result<bool> {
+    SV_ASSIGN_OR_RETURN(bool has, Has(d));
+    return !has;
+  });
+}
+
+Result<std::vector<Digest>> S3BlobStore::KeepAll(
+    const std::vector<Digest>& digests) {
+  return Select(digests, [this](const Digest& d) -> Result<bool> {
+    Status s = Keep(d);
+    if (s.code() == StatusCode::kNotFound) return true;
+    if (!s.ok()) return s;
+    return false;
+  });
 }
 
 std::string S3BlobStore::PresignGet(const Digest& digest,

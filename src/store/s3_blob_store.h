@@ -42,8 +42,10 @@ class S3BlobStore : public BlobStore {
   Status Keep(const Digest& digest) override;
   Status Delete(const Digest& digest) override;
   Status List(const std::function<void(const BlobInfo&)>& fn) override;
-  // HEADs up to 16 at once.
+  // Both HEAD (and KeepAll copy) up to 16 blobs at once.
   Result<std::vector<Digest>> Missing(
+      const std::vector<Digest>& digests) override;
+  Result<std::vector<Digest>> KeepAll(
       const std::vector<Digest>& digests) override;
 
   // A URL that GETs the blob's envelope directly from the bucket for
@@ -57,6 +59,10 @@ class S3BlobStore : public BlobStore {
   S3BlobStore(S3Options options, std::string bucket, std::string prefix,
               int64_t refresh_after);
   std::string Key(const Digest& d) const;
+  // Those of `digests` for which `absent` says true, asking 16 at a time.
+  Result<std::vector<Digest>> Select(
+      const std::vector<Digest>& digests,
+      const std::function<Result<bool>(const Digest&)>& absent);
 
   S3Client client_;
   std::string prefix_;  // "" or "PREFIX/"
