@@ -63,17 +63,13 @@ Result<std::unique_ptr<Backends>> Backends::Open(const BackendFlags& f,
   if (!f.meta.empty()) {
     if (f.meta.rfind("postgres://", 0) != 0 &&
         f.meta.rfind("postgresql://", 0) != 0) {
-      return InvalidArgument("--meta wants postgres://USER@HOST/DB, got '" +
-                             f.meta + "'");
+      // Not echoed: the value may hold a password.
+      return InvalidArgument(
+          "--meta wants postgres://USER[:PASSWORD]@HOST[:PORT]/DB");
     }
     SV_ASSIGN_OR_RETURN(auto store, PgMetaStore::Open(f.meta, f.migrate));
+    meta_desc = "metadata " + store->display();
     pg = std::move(store);
-    std::string shown = f.meta;
-    size_t at = shown.find('@'), colon = shown.find(':', 11);
-    if (at != std::string::npos && colon < at) {
-      shown = shown.substr(0, colon) + ":***" + shown.substr(at);
-    }
-    meta_desc = "metadata " + shown;
   }
   BlobStore* blobs = s3 ? static_cast<BlobStore*>(s3.get()) : &embedded.blobs();
   MetaStore* meta = pg ? pg.get() : &embedded.registry().meta();

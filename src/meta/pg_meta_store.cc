@@ -115,6 +115,8 @@ PgMetaStore::~PgMetaStore() = default;
 
 int PgMetaStore::LatestSchema() { return kLatest; }
 
+const std::string& PgMetaStore::display() const { return pool_->display(); }
+
 Result<std::unique_ptr<PgMetaStore>> PgMetaStore::Open(const std::string& url,
                                                        bool migrate) {
   SV_ASSIGN_OR_RETURN(auto pool, pg::PgPool::Open(url));

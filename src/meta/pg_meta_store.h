@@ -41,6 +41,9 @@ class PgMetaStore : public MetaStore {
                                                    bool migrate = true);
   ~PgMetaStore() override;
 
+  // The URL without its password, for messages and logs.
+  const std::string& display() const;
+
   // The schema version this build writes, and the database's.
   static int LatestSchema();
   Result<int> SchemaVersion();

@@ -52,6 +52,12 @@ expect_exit 3 sv --store "$WORK/r0" serve --migrate --blobs s3://no-such-bucket 
 expect_contains "missing bucket" "$ERR" "no-such-bucket"
 expect_exit 1 sv --store "$WORK/r0" serve --migrate --meta "postgres://postgres:hunter2@127.0.0.1:1/x"
 [[ "$ERR" != *hunter2* ]] && pass || fail "the database password leaked: $ERR"
+expect_exit 2 sv --store "$WORK/r0" serve --migrate --meta "mysql://root:hunter2@127.0.0.1/x"
+[[ "$ERR" != *hunter2* ]] && pass || fail "the password of a bad --meta leaked: $ERR"
+# serve names its backends with the password masked.
+expect_exit 0 sv --store "$WORK/r0" serve --migrate --meta "${DB/postgres@/postgres:s3cret@}"
+expect_contains "a password is masked" "$ERR" "postgres:***@"
+[[ "$ERR" != *s3cret* ]] && pass || fail "the password leaked: $ERR"
 
 # --- Two replicas over the same bucket and database.
 start_server a "$WORK/ra" --listen 127.0.0.1:0 "${BACK[@]}" || exit 1
