@@ -270,6 +270,30 @@ TEST_P(MetaStoreTest, OneGarbageCollectorAtATime) {
   EXPECT_TRUE(third.has_value());
 }
 
+// A fresh database: refused without migrating (naming the way to migrate),
+// migrated by a normal open, then accepted as it is.
+TEST(PgMetaStoreTest, MigratesOnOpenAndRefusesWithoutMigrate) {
+  const char* base = std::getenv("SEALVOL_TEST_PG");
+  if (base == nullptr) {
+    GTEST_SKIP() << "needs SEALVOL_TEST_PG (tests/e2e/scale_out_test.sh)";
+  }
+  std::string db = "migrate_" + std::to_string(::getpid());
+  auto admin = pg::PgPool::Open(std::string(base) + "postgres");
+  ASSERT_TRUE(admin.has_value()) << admin.error().message();
+  auto conn = (*admin)->Acquire();  // outside a transaction, as it must be
+  ASSERT_TRUE(conn.has_value());
+  ASSERT_TRUE((*conn)->Exec("CREATE DATABASE " + db).has_value());
+  std::string url = std::string(base) + db;
+  auto refused = PgMetaStore::Open(url, /*migrate=*/false);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.error().message().find("--migrate"), std::string::npos);
+  auto store = PgMetaStore::Open(url);
+  ASSERT_TRUE(store.has_value()) << store.error().message();
+  EXPECT_EQ(*(*store)->SchemaVersion(), PgMetaStore::LatestSchema());
+  EXPECT_TRUE(PgMetaStore::Open(url, /*migrate=*/false).has_value());
+}
+
 INSTANTIATE_TEST_SUITE_P(AllMetaStores, MetaStoreTest,
                          ::testing::ValuesIn(Factories()),
                          [](const auto& info) { return info.param.name; });

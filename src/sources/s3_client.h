@@ -89,7 +89,6 @@ class S3Client {
   // after `now` (SigV4 query signing). Empty for an anonymous client.
   std::string PresignGet(const std::string& key, int64_t expires_seconds,
                          int64_t now) const;
-  const std::string& bucket() const { return bucket_; }
 
  private:
   Result<HttpResponse> Send(const std::string& method, const std::string& key,
