@@ -196,7 +196,9 @@ Result<HttpResponse> HttpClient::SendWithRetries(
     if (!r) {
       if (r.error().code() != StatusCode::kUnavailable) return r.error();
       failure = r.error();
-    } else if (r->status == 502 || r->status == 503 || r->status == 504) {
+    } else if (std::find(options_.retry_statuses.begin(),
+                         options_.retry_statuses.end(),
+                         r->status) != options_.retry_statuses.end()) {
       failure =
           Unavailable(method + " " + RedactQuery(url) +
                       ": the server answered " + std::to_string(r->status));
@@ -212,8 +214,8 @@ Result<HttpResponse> HttpClient::SendWithRetries(
       switches = 0;
     }
     if (std::chrono::steady_clock::now() + backoff > deadline) {
-      return Unavailable(failure.message() +
-                         " (registry unreachable; gave up after retrying)");
+      return Unavailable(failure.message() + " (" + options_.server_name +
+                         " unreachable; gave up after retrying)");
     }
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));

@@ -38,6 +38,9 @@ struct HttpClientOptions {
   std::string token;    // empty: no Authorization header
   std::string ca_file;  // PEM CAs to trust for https (empty: the system's)
   std::chrono::milliseconds retry_for{15000};  // 0: one attempt
+  // Answers retried like a failed connection (S3 adds 429 and 500).
+  std::vector<long> retry_statuses = {502, 503, 504};
+  std::string server_name = "registry";  // in messages: "registry unreachable"
   long connect_timeout_s = 10;
   long low_speed_timeout_s = 60;  // abort below 1 KB/s for this long
 };

@@ -19,7 +19,6 @@ class NamespacedBlobStore : public BlobStore {
  public:
   NamespacedBlobStore(BlobStore* base, MetaStore* meta, std::string ns)
       : base_(base), meta_(meta), ns_(std::move(ns)) {}
-  const std::string& ns() const { return ns_; }
 
   // True when the namespace did not have the blob before (whether or not
   // the bytes were already stored for another namespace).
@@ -38,9 +37,11 @@ class NamespacedBlobStore : public BlobStore {
   Result<std::vector<Digest>> Missing(
       const std::vector<Digest>& digests) override;
 
- private:
+  // Whether the namespace may see the blob (it is linked there), without
+  // asking the store underneath.
   Result<bool> Linked(const Digest& digest);
 
+ private:
   BlobStore* base_;
   MetaStore* meta_;
   std::string ns_;

@@ -249,9 +249,9 @@ ApiResponse Api::GetBlob(Call& call, const std::string& text) {
   if (!digest) return Error(400, "invalid", digest.error().message());
   if (presign_) {
     // The namespace check the bytes would get, without reading them.
-    auto unlinked = meta_->UnlinkedBlobs(call.blobs->ns(), {*digest});
-    if (!unlinked) return FromStatus(unlinked.error());
-    if (unlinked->empty()) {
+    auto linked = call.blobs->Linked(*digest);
+    if (!linked) return FromStatus(linked.error());
+    if (*linked) {
       std::string url = presign_(*digest);
       if (!url.empty()) {
         ApiResponse r;

@@ -77,6 +77,9 @@ S3Client::S3Client(S3Options options, std::string bucket)
       scheme == std::string::npos ? "https://" : ep.substr(0, scheme + 3);
   HttpClientOptions ho;
   ho.retry_for = options_.retry_for;
+  // Throttling (429, 503 SlowDown) and server errors pass; retry them.
+  ho.retry_statuses = {429, 500, 502, 503, 504};
+  ho.server_name = "object store";
   if (options_.path_style) {
     host_ = host;
     path_prefix_ = "/" + bucket_;
@@ -107,25 +110,12 @@ Result<HttpResponse> S3Client::Send(const std::string& method,
   r.query = query;
   r.headers = headers;
   if (!body.empty()) r.payload_sha256 = Sha256::Of(body).Hex();
-  // HttpClient retries connection failures, 502, 503 (S3's SlowDown) and
-  // 504; 500 and 429 are retried here. Each attempt is signed afresh.
-  auto deadline = std::chrono::steady_clock::now() + options_.retry_for;
-  auto backoff = std::chrono::milliseconds(100);
-  for (;;) {
-    HttpFields sent = headers;
-    if (!options_.anonymous) {
-      HttpFields sig = SignV4(r, options_.creds,
-                              {options_.region, "s3", AmzDate(time(nullptr))});
-      sent.insert(sent.end(), sig.begin(), sig.end());
-    }
-    auto resp = http_->Send(method, RequestTarget(r.path, query), body, sent);
-    if (!resp || (resp->status != 500 && resp->status != 429) ||
-        std::chrono::steady_clock::now() + backoff > deadline) {
-      return resp;
-    }
-    std::this_thread::sleep_for(backoff);
-    backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+  if (!options_.anonymous) {
+    HttpFields sig = SignV4(r, options_.creds,
+                            {options_.region, "s3", AmzDate(time(nullptr))});
+    headers.insert(headers.end(), sig.begin(), sig.end());
   }
+  return http_->Send(method, RequestTarget(r.path, query), body, headers);
 }
 
 Status S3Client::ErrorFrom(const HttpResponse& r,
